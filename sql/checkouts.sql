@@ -14,6 +14,9 @@ DELETE FROM checkouts WHERE status = 'completed' AND completed_at <= ${cutoff};
 -- src/modules/checkouts/checkouts.purge.ts: purgeCheckouts > holds
 DELETE FROM inventory_reservations WHERE checkout_id IS NOT NULL AND expires_at <= now();
 
+-- src/modules/checkouts/checkouts.service.ts: reopenLapsedCheckout
+SELECT id FROM checkouts WHERE id = ${checkoutId} AND project_id = ${projectId} FOR UPDATE;
+
 -- src/modules/checkouts/stripe-webhook.service.ts: receiveStripeEvent > waiting
 SELECT id FROM checkouts
 WHERE project_id = ${project.id} AND payment_provider = 'stripe' AND payment_reference = ${intent.id}

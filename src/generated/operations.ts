@@ -31,6 +31,7 @@ export type OperationId =
   | 'addCollectionProducts'
   | 'addCustomerGroupMembers'
   | 'addDraftOrderItems'
+  | 'adjustStoreCredit'
   | 'archiveMetafieldDefinition'
   | 'blockSuggestion'
   | 'cancelOrder'
@@ -103,9 +104,11 @@ export type OperationId =
   | 'getCurrentCustomer'
   | 'getCurrentCustomerAddress'
   | 'getCurrentCustomerOrder'
+  | 'getCurrentCustomerStoreCredit'
   | 'getCustomer'
   | 'getCustomerGroup'
   | 'getCustomerMetafields'
+  | 'getCustomerStoreCredit'
   | 'getDocs'
   | 'getDocsAsset'
   | 'getDraftOrder'
@@ -134,6 +137,7 @@ export type OperationId =
   | 'getVariantMetafields'
   | 'getWebhook'
   | 'getZeroResultSearchQueries'
+  | 'issueStoreCredit'
   | 'listCheckoutShippingRates'
   | 'listCollections'
   | 'listCompanies'
@@ -141,6 +145,7 @@ export type OperationId =
   | 'listCompanyContacts'
   | 'listCurrentCustomerAddresses'
   | 'listCurrentCustomerOrders'
+  | 'listCurrentCustomerStoreCreditTransactions'
   | 'listCustomerAddresses'
   | 'listCustomerGroups'
   | 'listCustomerNotes'
@@ -159,6 +164,7 @@ export type OperationId =
   | 'listProducts'
   | 'listPurchaseOrders'
   | 'listShippingZones'
+  | 'listStoreCreditTransactions'
   | 'listStoreEvents'
   | 'listSuggestionBlocks'
   | 'listSynonymGroups'
@@ -236,6 +242,7 @@ export interface OperationAuth {
   addCollectionProducts: 'secret';
   addCustomerGroupMembers: 'secret';
   addDraftOrderItems: 'secret';
+  adjustStoreCredit: 'secret';
   archiveMetafieldDefinition: 'secret';
   blockSuggestion: 'secret';
   cancelOrder: 'secret';
@@ -308,9 +315,11 @@ export interface OperationAuth {
   getCurrentCustomer: 'customer';
   getCurrentCustomerAddress: 'customer';
   getCurrentCustomerOrder: 'customer';
+  getCurrentCustomerStoreCredit: 'customer';
   getCustomer: 'secret';
   getCustomerGroup: 'secret';
   getCustomerMetafields: 'secret';
+  getCustomerStoreCredit: 'secret';
   getDocs: 'none';
   getDocsAsset: 'none';
   getDraftOrder: 'secret';
@@ -339,6 +348,7 @@ export interface OperationAuth {
   getVariantMetafields: 'publishable';
   getWebhook: 'secret';
   getZeroResultSearchQueries: 'secret';
+  issueStoreCredit: 'secret';
   listCheckoutShippingRates: 'publishable';
   listCollections: 'publishable';
   listCompanies: 'secret';
@@ -346,6 +356,7 @@ export interface OperationAuth {
   listCompanyContacts: 'secret';
   listCurrentCustomerAddresses: 'customer';
   listCurrentCustomerOrders: 'customer';
+  listCurrentCustomerStoreCreditTransactions: 'customer';
   listCustomerAddresses: 'secret';
   listCustomerGroups: 'secret';
   listCustomerNotes: 'secret';
@@ -364,6 +375,7 @@ export interface OperationAuth {
   listProducts: 'publishable';
   listPurchaseOrders: 'secret';
   listShippingZones: 'secret';
+  listStoreCreditTransactions: 'secret';
   listStoreEvents: 'secret';
   listSuggestionBlocks: 'secret';
   listSynonymGroups: 'secret';
@@ -440,7 +452,7 @@ export interface OperationsByTag {
   'catalog': 'addCollectionProducts' | 'createCollection' | 'createFile' | 'createProduct' | 'createVariant' | 'deleteCollection' | 'deleteProduct' | 'deleteVariant' | 'duplicateProduct' | 'getCollection' | 'getFile' | 'getProduct' | 'getVariant' | 'listCollections' | 'listProducts' | 'removeCollectionProduct' | 'updateCollection' | 'updateProduct' | 'updateVariant';
   'checkouts': 'addCheckoutLines' | 'completeCheckout' | 'createCheckout' | 'createCheckoutFromDraft' | 'getCheckout' | 'listCheckoutShippingRates' | 'receiveStripeWebhook' | 'removeCheckoutLine' | 'updateCheckout' | 'updateCheckoutLine';
   'companies': 'createCompany' | 'createCompanyAddress' | 'createCompanyContact' | 'deleteCompany' | 'deleteCompanyAddress' | 'deleteCompanyContact' | 'getCompany' | 'listCompanies' | 'listCompanyAddresses' | 'listCompanyContacts' | 'updateCompany' | 'updateCompanyAddress' | 'updateCompanyContact';
-  'customer-auth': 'changeCurrentCustomerPassword' | 'createCurrentCustomerAddress' | 'deleteCurrentCustomerAddress' | 'getCurrentCustomer' | 'getCurrentCustomerAddress' | 'getCurrentCustomerOrder' | 'listCurrentCustomerAddresses' | 'listCurrentCustomerOrders' | 'loginCustomer' | 'logoutCustomer' | 'refreshCustomerToken' | 'registerCustomer' | 'requestPasswordReset' | 'resetPassword' | 'updateCurrentCustomer' | 'updateCurrentCustomerAddress';
+  'customer-auth': 'changeCurrentCustomerPassword' | 'createCurrentCustomerAddress' | 'deleteCurrentCustomerAddress' | 'getCurrentCustomer' | 'getCurrentCustomerAddress' | 'getCurrentCustomerOrder' | 'getCurrentCustomerStoreCredit' | 'listCurrentCustomerAddresses' | 'listCurrentCustomerOrders' | 'listCurrentCustomerStoreCreditTransactions' | 'loginCustomer' | 'logoutCustomer' | 'refreshCustomerToken' | 'registerCustomer' | 'requestPasswordReset' | 'resetPassword' | 'updateCurrentCustomer' | 'updateCurrentCustomerAddress';
   'customer-groups': 'addCustomerGroupMembers' | 'createCustomerGroup' | 'deleteCustomerGroup' | 'getCustomerGroup' | 'listCustomerGroups' | 'removeCustomerGroupMember' | 'updateCustomerGroup';
   'customers': 'createCustomer' | 'createCustomerAddress' | 'createCustomerNote' | 'deleteCustomer' | 'deleteCustomerAddress' | 'deleteCustomerNote' | 'getCustomer' | 'listCustomerAddresses' | 'listCustomerNotes' | 'listCustomers' | 'updateCustomer' | 'updateCustomerAddress';
   'draft-orders': 'addDraftOrderItems' | 'completeDraftOrder' | 'createDraftOrder' | 'deleteDraftOrder' | 'deleteDraftOrderItem' | 'getDraftOrder' | 'listDraftOrders' | 'sendDraftOrder' | 'updateDraftOrder' | 'updateDraftOrderItem';
@@ -455,6 +467,7 @@ export interface OperationsByTag {
   'search': 'blockSuggestion' | 'createMerchandisingRule' | 'createSynonymGroup' | 'deleteMerchandisingRule' | 'deleteSuggestionBlock' | 'deleteSynonymGroup' | 'getMerchandisingRule' | 'getSuggestionBlock' | 'getTopSearchQueries' | 'getZeroResultSearchQueries' | 'listMerchandisingRules' | 'listSuggestionBlocks' | 'listSynonymGroups' | 'searchCatalog' | 'suggestSearch' | 'updateMerchandisingRule' | 'updateSynonymGroup';
   'service': 'getDocs' | 'getDocsAsset' | 'getHealth' | 'getMetrics' | 'getOpenApiJson' | 'getOpenApiYaml' | 'getReadiness';
   'shipping': 'createShippingRate' | 'createShippingZone' | 'deleteShippingRate' | 'deleteShippingZone' | 'getShippingZone' | 'listShippingZones' | 'lookupShippingRates' | 'updateShippingRate' | 'updateShippingZone';
+  'store-credit': 'adjustStoreCredit' | 'getCustomerStoreCredit' | 'issueStoreCredit' | 'listStoreCreditTransactions';
   'store-events': 'getStoreEvent' | 'listStoreEvents';
   'webhooks': 'createWebhook' | 'deleteWebhook' | 'getWebhook' | 'listWebhookDeliveries' | 'listWebhooks' | 'recoverWebhookDeliveries' | 'retryWebhookDelivery' | 'rotateWebhookSecret' | 'sendTestWebhookEvent' | 'updateWebhook';
 }
@@ -510,6 +523,21 @@ export const operationIndex: readonly OperationMeta[] = [
     "method": "POST",
     "path": "/v1/draft-orders/{id}/items",
     "tag": "draft-orders",
+    "auth": "secret",
+    "customerTokenOptional": false,
+    "idempotent": true,
+    "entityTag": false,
+    "ifMatch": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "adjustStoreCredit",
+    "method": "POST",
+    "path": "/v1/customers/{id}/store-credit/adjustments",
+    "tag": "store-credit",
     "auth": "secret",
     "customerTokenOptional": false,
     "idempotent": true,
@@ -1613,6 +1641,21 @@ export const operationIndex: readonly OperationMeta[] = [
     "queryParams": []
   },
   {
+    "operationId": "getCurrentCustomerStoreCredit",
+    "method": "GET",
+    "path": "/v1/me/store-credit",
+    "tag": "customer-auth",
+    "auth": "customer",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "entityTag": false,
+    "ifMatch": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
     "operationId": "getCustomer",
     "method": "GET",
     "path": "/v1/customers/{id}",
@@ -1659,6 +1702,21 @@ export const operationIndex: readonly OperationMeta[] = [
     "method": "GET",
     "path": "/v1/customers/{id}/metafields",
     "tag": "metafields",
+    "auth": "secret",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "entityTag": false,
+    "ifMatch": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "getCustomerStoreCredit",
+    "method": "GET",
+    "path": "/v1/customers/{id}/store-credit",
+    "tag": "store-credit",
     "auth": "secret",
     "customerTokenOptional": false,
     "idempotent": false,
@@ -2138,6 +2196,21 @@ export const operationIndex: readonly OperationMeta[] = [
     ]
   },
   {
+    "operationId": "issueStoreCredit",
+    "method": "POST",
+    "path": "/v1/customers/{id}/store-credit/credits",
+    "tag": "store-credit",
+    "auth": "secret",
+    "customerTokenOptional": false,
+    "idempotent": true,
+    "entityTag": false,
+    "ifMatch": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
     "operationId": "listCheckoutShippingRates",
     "method": "GET",
     "path": "/v1/checkouts/{id}/shipping-rates",
@@ -2261,6 +2334,24 @@ export const operationIndex: readonly OperationMeta[] = [
     "operationId": "listCurrentCustomerOrders",
     "method": "GET",
     "path": "/v1/me/orders",
+    "tag": "customer-auth",
+    "auth": "customer",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "entityTag": false,
+    "ifMatch": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": [
+      "limit",
+      "cursor"
+    ]
+  },
+  {
+    "operationId": "listCurrentCustomerStoreCreditTransactions",
+    "method": "GET",
+    "path": "/v1/me/store-credit/transactions",
     "tag": "customer-auth",
     "auth": "customer",
     "customerTokenOptional": false,
@@ -2675,6 +2766,24 @@ export const operationIndex: readonly OperationMeta[] = [
       "order",
       "expand",
       "fields"
+    ]
+  },
+  {
+    "operationId": "listStoreCreditTransactions",
+    "method": "GET",
+    "path": "/v1/customers/{id}/store-credit/transactions",
+    "tag": "store-credit",
+    "auth": "secret",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "entityTag": false,
+    "ifMatch": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": [
+      "limit",
+      "cursor"
     ]
   },
   {

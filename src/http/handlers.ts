@@ -17,6 +17,7 @@ import { navigationHandlers } from '../modules/navigation/navigation.handlers.js
 import { platformHandlers } from '../modules/platform/platform.handlers.js';
 import { shippingHandlers } from '../modules/shipping/shipping.handlers.js';
 import { storeEventHandlers } from '../modules/store-events/store-events.handlers.js';
+import { storeCreditHandlers } from '../modules/store-credit/store-credit.handlers.js';
 import { webhookHandlers } from '../modules/webhooks/webhooks.handlers.js';
 import type { Handlers } from '../shared/contract.js';
 
@@ -31,6 +32,7 @@ export const handlers = {
   ...platformHandlers,
   ...storeEventHandlers,
   ...customerHandlers,
+  ...storeCreditHandlers,
   ...customerAuthHandlers,
   ...catalogHandlers,
   ...inventoryHandlers,

@@ -763,6 +763,123 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/customers/{id}/store-credit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A customer ID (`cus_...`).
+                 * @example cus_01jd5p0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["CustomerIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a customer's store credit balance
+         * @description The customer's store credit: the balance in the account's currency (the project's currency when the first
+         *     credit was issued; a customer who never had credit answers the project's currency and 0) and the credit
+         *     that expires next. The balance is the sum of the ledger's entries (`listStoreCreditTransactions`) and is
+         *     never negative.
+         */
+        get: operations["getCustomerStoreCredit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/customers/{id}/store-credit/transactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A customer ID (`cus_...`).
+                 * @example cus_01jd5p0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["CustomerIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List a customer's store credit history
+         * @description The ledger of the customer's store credit, newest first, paginated (`limit`, `cursor`): every credit
+         *     issued, adjustment, payment, reversal, refund and expiry, each with the balance it left
+         *     (`balance_after`). Entries are never changed or deleted; their amounts sum to the balance.
+         */
+        get: operations["listStoreCreditTransactions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/customers/{id}/store-credit/credits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A customer ID (`cus_...`).
+                 * @example cus_01jd5p0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["CustomerIdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Issue store credit to a customer
+         * @description Adds `amount` to the customer's store credit (a ledger entry of type `issue`) in the project's currency,
+         *     with the `reason` the customer sees at `GET /v1/me/store-credit/transactions` and an optional
+         *     `expires_at` (in the future): what is left of this credit then is removed by the expiry job (an `expiry`
+         *     entry and `store_credit.expired`). Payments spend the credit that expires soonest first (credit without
+         *     an expiry last). Records `store_credit.issued` with the entry.
+         */
+        post: operations["issueStoreCredit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/customers/{id}/store-credit/adjustments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A customer ID (`cus_...`).
+                 * @example cus_01jd5p0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["CustomerIdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Correct a customer's store credit balance
+         * @description A correction by the merchant (a ledger entry of type `adjustment`): a positive `amount` adds credit that
+         *     does not expire, a negative one removes credit (the soonest-expiring first) and may not take the balance
+         *     below 0 (400 on `amount`, nothing written). The account's row is locked for the write, so an adjustment
+         *     and concurrent payments never overdraw it. Records the entry as `store_credit.issued` (positive) or
+         *     `store_credit.used` (negative).
+         */
+        post: operations["adjustStoreCredit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/auth/register": {
         parameters: {
             query?: never;
@@ -1027,6 +1144,50 @@ export interface paths {
          *     another customer, or of no customer, answers 404 exactly as an id that names nothing.
          */
         get: operations["getCurrentCustomerOrder"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/me/store-credit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the signed-in customer's store credit balance
+         * @description The signed-in customer's store credit, as the merchant sees it at `GET /v1/customers/{id}/store-credit`:
+         *     balance, currency and the credit that expires next. Use it at completion with
+         *     `completeCheckout`'s `store_credit`.
+         */
+        get: operations["getCurrentCustomerStoreCredit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/me/store-credit/transactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the signed-in customer's store credit history
+         * @description The signed-in customer's store credit ledger, newest first, paginated as the other lists (`limit`,
+         *     `cursor`), as the merchant sees it at `GET /v1/customers/{id}/store-credit/transactions` (the `reason`
+         *     of an issue or adjustment is the merchant's text, shown to the customer).
+         */
+        get: operations["listCurrentCustomerStoreCreditTransactions"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2504,6 +2665,12 @@ export interface paths {
          *     when everything paid is returned), the customer's `total_spent` drops by the amount, and
          *     `refund.created`, `order.refunded` and `order.updated` (with `metadata.changes`) are recorded and
          *     offered to webhook subscriptions. A cancelled order can be refunded; a pending one cannot (400).
+         *
+         *     An order paid in part or in full with store credit (a `store_credit` entry in `payments`): the refund's
+         *     amount goes to the store credit part first, up to what was paid with store credit and not yet returned as
+         *     store credit, and that part goes back to the customer's store credit (a `refund` ledger entry that does
+         *     not expire, `store_credit.issued`; `store_credit_amount` of the refund) unless
+         *     `store_credit_refund_method` is `original_payment`; the rest is money the merchant returns.
          */
         post: operations["createOrderRefund"];
         delete?: never;
@@ -3050,6 +3217,15 @@ export interface paths {
          *
          *     Completing a completed checkout answers its order again (201), so a double click makes one order and one
          *     charge; `Idempotency-Key` replays the first answer as on every create.
+         *
+         *     Store credit (`store_credit`, tag `store-credit`): the customer's account row is locked, the credit is spent
+         *     in the same transaction (a `payment` ledger entry, the soonest-expiring credit first, `store_credit.used`)
+         *     and recorded on the order as a `payments` entry with provider `store_credit`; the provider charges only
+         *     the rest (none when credit pays it all: the order is paid). Concurrent completions of one customer's
+         *     checkouts never spend more than the balance: the later ones find it spent (409
+         *     `insufficient_store_credit` for an `amount` no longer there, or less credit with `{}`). A declined payment
+         *     spends nothing. When the rest needs another step (202), the credit stays held for the checkout until the
+         *     order is placed, and comes back (`payment_reversed`) when the step lapses.
          */
         post: operations["completeCheckout"];
         delete?: never;
@@ -5205,7 +5381,7 @@ export interface components {
          *     emits yet are refused by createWebhook and updateWebhook with 400 `invalid_request` on `events[i]`, naming
          *     why, until they are: `fulfillment_order.created` (fulfilments are made on the order itself),
          *     `fulfillment.updated` (a fulfilment changes only by being cancelled: `fulfillment.cancelled`),
-         *     `discount.*`, `promotion.*`, `store_credit.*` and `return.*` (those areas are not built yet), and
+         *     `discount.*`, `promotion.*` and `return.*` (those areas are not built yet), and
          *     `refund.succeeded` / `refund.failed` (refunds are recorded, no payment provider is called, so none
          *     succeeds or fails later). Purchase orders emit `purchase_order.created` (createPurchaseOrder),
          *     `purchase_order.updated` (updatePurchaseOrder, placePurchaseOrder), `purchase_order.received` (every
@@ -6682,13 +6858,93 @@ export interface components {
             /** @description A value of the definition's value type (see `MetafieldValueObject`; any JSON here, checked against the definition). DELETE removes a value. */
             value: unknown;
         };
+        /** @example sctx_01jd5x0a2c4e6g8j0l2n4q6s8u */
+        StoreCreditTransactionId: string;
+        /** @description A customer's store credit (tag `store-credit`). */
+        StoreCreditBalance: {
+            customer_id: components["schemas"]["CustomerId"];
+            currency: components["schemas"]["CurrencyCode"];
+            /**
+             * Format: int64
+             * @description Minor units of `currency`; the sum of the ledger's entries.
+             */
+            balance: number;
+            /** @description The credit that expires next (the sum of what is left of the credits with the earliest `expires_at`), or null. */
+            next_expiry: {
+                /** Format: int64 */
+                amount: number;
+                expires_at: components["schemas"]["Timestamp"];
+            } | null;
+        };
+        StoreCreditBalanceEnvelope: {
+            data: components["schemas"]["StoreCreditBalance"];
+        };
+        /**
+         * @description One entry of a customer's store credit ledger. `type`: `issue` (credit the merchant issued), `adjustment`
+         *     (the merchant's correction, either sign), `payment` (spent on a checkout; `checkout_id`, and `order_id` once
+         *     the order exists), `payment_reversed` (a checkout's payment step lapsed: the credit it held came back, with
+         *     the expiry it had), `refund` (returned by a refund of an order paid with it; does not expire) and
+         *     `expiry` (what was left of an expired credit).
+         */
+        StoreCreditTransaction: {
+            id: components["schemas"]["StoreCreditTransactionId"];
+            customer_id: components["schemas"]["CustomerId"];
+            /** @enum {string} */
+            type: "issue" | "adjustment" | "payment" | "payment_reversed" | "refund" | "expiry";
+            /**
+             * Format: int64
+             * @description Minor units of `currency`: positive adds credit, negative takes it.
+             */
+            amount: number;
+            /**
+             * Format: int64
+             * @description The balance right after this entry.
+             */
+            balance_after: number;
+            currency: components["schemas"]["CurrencyCode"];
+            /** @description The merchant's reason (issue and adjustment); shown to the customer. */
+            reason: string | null;
+            /** @description An `issue`: when what is left of it expires; null for credit that does not expire and for other types. */
+            expires_at: components["schemas"]["Timestamp"] | null;
+            order_id: components["schemas"]["OrderId"] | null;
+            checkout_id: components["schemas"]["CheckoutId"] | null;
+            refund_id: components["schemas"]["RefundId"] | null;
+            created_at: components["schemas"]["Timestamp"];
+        };
+        StoreCreditTransactionEnvelope: {
+            data: components["schemas"]["StoreCreditTransaction"];
+        };
+        StoreCreditTransactionList: {
+            data: components["schemas"]["StoreCreditTransaction"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        StoreCreditIssue: {
+            /**
+             * Format: int64
+             * @description Minor units of the project's currency.
+             */
+            amount: number;
+            /** @description Why; shown to the customer. */
+            reason: string;
+            expires_at?: components["schemas"]["Timestamp"];
+        };
+        StoreCreditAdjust: {
+            /**
+             * Format: int64
+             * @description Minor units of the account's currency; positive adds credit (no expiry), negative takes it (never below 0).
+             */
+            amount: number;
+            /** @description Why; shown to the customer. */
+            reason: string;
+        };
         /**
          * @description The error body of completeCheckout's 402 and 409 answers: as `Error`, with the codes `payment_declined` (402:
          *     the provider declined the payment; nothing was written or charged), `out_of_stock` (409: a variant is short;
          *     `field` names it), `conflict` (409: the Idempotency-Key is in use or was sent with another request, or the
          *     checkout's payment waits for another step), `checkout_locked` (409: the checkout pays a draft order, whose
          *     lines, prices, addresses and shipping cannot be changed) and `draft_order_completed` (409: the draft order
-         *     was completed, or cannot be paid online; nothing was charged).
+         *     was completed, or cannot be paid online; nothing was charged) and `insufficient_store_credit` (409: the
+         *     `store_credit.amount` asked for is more than the customer's balance; nothing was written or charged).
          */
         CheckoutError: {
             error: {
@@ -6696,7 +6952,7 @@ export interface components {
                  * @description Stable machine-readable code.
                  * @enum {string}
                  */
-                code: "conflict" | "out_of_stock" | "payment_declined" | "checkout_locked" | "draft_order_completed";
+                code: "conflict" | "out_of_stock" | "payment_declined" | "checkout_locked" | "draft_order_completed" | "insufficient_store_credit";
                 /** @description A human-readable explanation. */
                 message: string;
                 /** @description The offending field or variant, when there is one. */
@@ -6768,6 +7024,11 @@ export interface components {
             amount: number;
             /** @description The provider's reference of the payment. */
             reference: string;
+            /**
+             * Format: int64
+             * @description Present when store credit pays part of the total; `amount` is the rest. The credit is held (a `payment` entry) until the order is placed, and comes back (`payment_reversed`) if the step lapses.
+             */
+            store_credit_amount?: number;
             next_action: {
                 /**
                  * @description `confirm`: call completeCheckout again. `stripe_sdk`: the PaymentIntent `requires_action`; hand `client_secret` to Stripe.js (`stripe.handleNextAction({clientSecret})`), then call completeCheckout again (or let Stripe's `payment_intent.succeeded` webhook complete it).
@@ -6893,9 +7154,27 @@ export interface components {
                  */
                 payment_method?: string;
             };
+            /**
+             * @description Pay with the customer's store credit (only the checkout's customer, signed in with their access token, or
+             *     a secret key; 400 otherwise, and when the credit is in another currency than the checkout). `{}` uses as
+             *     much as the balance and the total allow; `amount` uses exactly that much, at most the total (400 on
+             *     `store_credit.amount` above it; 409 `insufficient_store_credit` above the balance). The rest of the total
+             *     is paid through the project's provider; nothing is left, no provider is called and the order is paid.
+             */
+            store_credit?: {
+                /**
+                 * Format: int64
+                 * @description Minor units of the checkout's currency.
+                 */
+                amount?: number;
+            };
         };
         OrderPayment: {
-            provider: components["schemas"]["PaymentProvider"];
+            /**
+             * @description The project's payment provider (`PaymentProvider`), or `store_credit`: the part paid with the customer's store credit (`reference` is its ledger entry, `sctx_...`).
+             * @enum {string}
+             */
+            provider: "manual" | "test" | "stripe" | "store_credit";
             /**
              * @description `pending`: nothing taken yet (manual); `succeeded`: paid.
              * @enum {string}
@@ -7313,6 +7592,15 @@ export interface components {
             reason?: string | null;
             /** @description Shipped units that came back, put into stock through the inventory ledger (reason `restock`). Each line item at most once; custom items hold no stock. */
             line_items?: components["schemas"]["RefundLineItemCreate"][];
+            /**
+             * @description Where the part of `amount` that the order paid with store credit goes back (that part is refunded first, up to
+             *     what the order paid with store credit minus what earlier refunds returned as store credit): `store_credit`
+             *     (the default) returns it to the customer's store credit (a `refund` entry that does not expire,
+             *     `store_credit.issued`); `original_payment` refunds it like the rest, as money the merchant returns.
+             * @default store_credit
+             * @enum {string}
+             */
+            store_credit_refund_method?: "store_credit" | "original_payment";
         };
         /** @description Money the merchant returned for an order, as recorded by the API (no payment provider is called), and the units it put back into stock. */
         Refund: {
@@ -7326,6 +7614,11 @@ export interface components {
             currency: components["schemas"]["CurrencyCode"];
             reason: string | null;
             line_items: components["schemas"]["RefundLineItem"][];
+            /**
+             * Format: int64
+             * @description The part of `amount` returned to the customer's store credit (`store_credit_refund_method`); the rest is money.
+             */
+            store_credit_amount: number;
             created_at: components["schemas"]["Timestamp"];
         };
         RefundEnvelope: {
@@ -7374,7 +7667,7 @@ export interface components {
             paid_at: components["schemas"]["Timestamp"] | null;
             /** @description The storefront checkout the order was completed from, or null. */
             checkout_id: components["schemas"]["CheckoutId"] | null;
-            /** @description Payments taken through the project's payment provider when a checkout completed (empty for orders of draft orders). */
+            /** @description Payments taken through the project's payment provider and the customer's store credit when a checkout completed (empty for orders of draft orders). */
             payments: components["schemas"]["OrderPayment"][];
             /** @description The order's shipments, oldest first; cancelled ones too (`status` cancelled). */
             fulfillments: components["schemas"]["CustomerOrderFulfillment"][];
@@ -7410,6 +7703,11 @@ export interface components {
              */
             amount: number;
             currency: components["schemas"]["CurrencyCode"];
+            /**
+             * Format: int64
+             * @description The part of `amount` returned to the customer's store credit (`GET /v1/me/store-credit`).
+             */
+            store_credit_amount: number;
             /** @description Units that came back with this refund. */
             line_items: {
                 /**
@@ -13341,6 +13639,380 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    getCustomerStoreCredit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A customer ID (`cus_...`).
+                 * @example cus_01jd5p0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["CustomerIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The balance. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "customer_id": "cus_01jd5p0a2c4e6g8j0l2n4q6s8u",
+                     *         "currency": "EUR",
+                     *         "balance": 3500,
+                     *         "next_expiry": {
+                     *           "amount": 2500,
+                     *           "expires_at": "2026-12-31T23:00:00.000Z"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["StoreCreditBalanceEnvelope"];
+                };
+            };
+            /** @description A parameter or body field is invalid (`invalid_request` with `field`; `validation_error` with `details` when several are); the example is what this operation answers. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "q is not a query parameter of this operation. It takes no query parameters.",
+                     *         "field": "q"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["CustomerNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listStoreCreditTransactions: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-100. A page also ends early once its rows would pass 1 MiB of JSON (see Pagination). */
+                limit?: components["parameters"]["Limit100"];
+                /** @description The `pagination.cursor` of the previous page. Opaque; a modified cursor answers 400. */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description A customer ID (`cus_...`).
+                 * @example cus_01jd5p0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["CustomerIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the customer's ledger, newest first. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "sctx_01jd5x1b3d5f7h9k1m3p5r7t9v",
+                     *           "customer_id": "cus_01jd5p0a2c4e6g8j0l2n4q6s8u",
+                     *           "type": "payment",
+                     *           "amount": -1500,
+                     *           "balance_after": 3500,
+                     *           "currency": "EUR",
+                     *           "reason": null,
+                     *           "expires_at": null,
+                     *           "order_id": "ord_01jd5w3d5f7h9k1m3p5r7t9v1x",
+                     *           "checkout_id": "chk_01jd5w0a2c4e6g8j0l2n4q6s8u",
+                     *           "refund_id": null,
+                     *           "created_at": "2026-11-21T09:10:00.000Z"
+                     *         },
+                     *         {
+                     *           "id": "sctx_01jd5x0a2c4e6g8j0l2n4q6s8u",
+                     *           "customer_id": "cus_01jd5p0a2c4e6g8j0l2n4q6s8u",
+                     *           "type": "issue",
+                     *           "amount": 5000,
+                     *           "balance_after": 5000,
+                     *           "currency": "EUR",
+                     *           "reason": "Goodwill for the late delivery of order 1001",
+                     *           "expires_at": "2026-12-31T23:00:00.000Z",
+                     *           "order_id": null,
+                     *           "checkout_id": null,
+                     *           "refund_id": null,
+                     *           "created_at": "2026-11-20T16:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "cursor": null,
+                     *         "has_more": false,
+                     *         "total": 2
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["StoreCreditTransactionList"];
+                };
+            };
+            /** @description A parameter or body field is invalid (`invalid_request` with `field`; `validation_error` with `details` when several are); the example is what this operation answers. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "limit must be at most 100.",
+                     *         "field": "limit"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["CustomerNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    issueStoreCredit: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
+                 *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
+                 *     Keys are scoped to the API key (and data mode) that sent them and expire after 24 hours.
+                 * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description A customer ID (`cus_...`).
+                 * @example cus_01jd5p0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["CustomerIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "amount": 5000,
+                 *       "reason": "Goodwill for the late delivery of order 1001",
+                 *       "expires_at": "2026-12-31T23:00:00.000Z"
+                 *     }
+                 */
+                "application/json": components["schemas"]["StoreCreditIssue"];
+            };
+        };
+        responses: {
+            /** @description The ledger entry of the credit. */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "sctx_01jd5x0a2c4e6g8j0l2n4q6s8u",
+                     *         "customer_id": "cus_01jd5p0a2c4e6g8j0l2n4q6s8u",
+                     *         "type": "issue",
+                     *         "amount": 5000,
+                     *         "balance_after": 5000,
+                     *         "currency": "EUR",
+                     *         "reason": "Goodwill for the late delivery of order 1001",
+                     *         "expires_at": "2026-12-31T23:00:00.000Z",
+                     *         "order_id": null,
+                     *         "checkout_id": null,
+                     *         "refund_id": null,
+                     *         "created_at": "2026-11-20T16:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["StoreCreditTransactionEnvelope"];
+                };
+            };
+            /** @description A field is invalid, `expires_at` is not in the future, or the customer's credit is in another currency than the project's now. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "expires_at must be in the future.",
+                     *         "field": "expires_at"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["CustomerNotFound"];
+            409: components["responses"]["IdempotencyConflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    adjustStoreCredit: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
+                 *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
+                 *     Keys are scoped to the API key (and data mode) that sent them and expire after 24 hours.
+                 * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description A customer ID (`cus_...`).
+                 * @example cus_01jd5p0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["CustomerIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "amount": -1000,
+                 *       "reason": "Credit issued twice by mistake"
+                 *     }
+                 */
+                "application/json": components["schemas"]["StoreCreditAdjust"];
+            };
+        };
+        responses: {
+            /** @description The ledger entry of the adjustment. */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "sctx_01jd5x2c4e6g8j0l2n4q6s8u0w",
+                     *         "customer_id": "cus_01jd5p0a2c4e6g8j0l2n4q6s8u",
+                     *         "type": "adjustment",
+                     *         "amount": -1000,
+                     *         "balance_after": 2500,
+                     *         "currency": "EUR",
+                     *         "reason": "Credit issued twice by mistake",
+                     *         "expires_at": null,
+                     *         "order_id": null,
+                     *         "checkout_id": null,
+                     *         "refund_id": null,
+                     *         "created_at": "2026-11-22T08:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["StoreCreditTransactionEnvelope"];
+                };
+            };
+            /** @description A field is invalid, `amount` is 0, or it would take the balance below 0. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "The balance is 3500 (minor units of EUR): at most 3500 can be taken, not 5000.",
+                     *         "field": "amount"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["CustomerNotFound"];
+            409: components["responses"]["IdempotencyConflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     registerCustomer: {
         parameters: {
             query?: never;
@@ -14071,6 +14743,7 @@ export interface operations {
                      *                   "quantity": 1
                      *                 }
                      *               ],
+                     *               "store_credit_amount": 0,
                      *               "created_at": "2026-11-28T14:12:00.000Z"
                      *             }
                      *           ],
@@ -14230,6 +14903,7 @@ export interface operations {
                      *                 "quantity": 1
                      *               }
                      *             ],
+                     *             "store_credit_amount": 0,
                      *             "created_at": "2026-11-28T14:12:00.000Z"
                      *           }
                      *         ],
@@ -14245,6 +14919,144 @@ export interface operations {
             401: components["responses"]["CustomerTokenUnauthorized"];
             403: components["responses"]["PublishableKeyForbidden"];
             404: components["responses"]["CustomerOrderNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getCurrentCustomerStoreCredit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The balance. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "customer_id": "cus_01jd5p0a2c4e6g8j0l2n4q6s8u",
+                     *         "currency": "EUR",
+                     *         "balance": 3500,
+                     *         "next_expiry": {
+                     *           "amount": 2500,
+                     *           "expires_at": "2026-12-31T23:00:00.000Z"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["StoreCreditBalanceEnvelope"];
+                };
+            };
+            400: components["responses"]["StoreDomainMissing"];
+            401: components["responses"]["CustomerTokenUnauthorized"];
+            403: components["responses"]["PublishableKeyForbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listCurrentCustomerStoreCreditTransactions: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-100. A page also ends early once its rows would pass 1 MiB of JSON (see Pagination). */
+                limit?: components["parameters"]["Limit100"];
+                /** @description The `pagination.cursor` of the previous page. Opaque; a modified cursor answers 400. */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the ledger, newest first. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "sctx_01jd5x1b3d5f7h9k1m3p5r7t9v",
+                     *           "customer_id": "cus_01jd5p0a2c4e6g8j0l2n4q6s8u",
+                     *           "type": "payment",
+                     *           "amount": -1500,
+                     *           "balance_after": 3500,
+                     *           "currency": "EUR",
+                     *           "reason": null,
+                     *           "expires_at": null,
+                     *           "order_id": "ord_01jd5w3d5f7h9k1m3p5r7t9v1x",
+                     *           "checkout_id": "chk_01jd5w0a2c4e6g8j0l2n4q6s8u",
+                     *           "refund_id": null,
+                     *           "created_at": "2026-11-21T09:10:00.000Z"
+                     *         },
+                     *         {
+                     *           "id": "sctx_01jd5x0a2c4e6g8j0l2n4q6s8u",
+                     *           "customer_id": "cus_01jd5p0a2c4e6g8j0l2n4q6s8u",
+                     *           "type": "issue",
+                     *           "amount": 5000,
+                     *           "balance_after": 5000,
+                     *           "currency": "EUR",
+                     *           "reason": "Goodwill for the late delivery of order 1001",
+                     *           "expires_at": "2026-12-31T23:00:00.000Z",
+                     *           "order_id": null,
+                     *           "checkout_id": null,
+                     *           "refund_id": null,
+                     *           "created_at": "2026-11-20T16:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "cursor": null,
+                     *         "has_more": false,
+                     *         "total": 2
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["StoreCreditTransactionList"];
+                };
+            };
+            /** @description `limit` or `cursor` is invalid (`invalid_request` with `field`), or the project has no store domain. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["CustomerTokenUnauthorized"];
+            403: components["responses"]["PublishableKeyForbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -21449,6 +22261,7 @@ export interface operations {
                      *               "location_id": "loc_01jd5m3q7x9c2v4b6n8p0r1s2b"
                      *             }
                      *           ],
+                     *           "store_credit_amount": 0,
                      *           "created_at": "2026-11-30T14:00:00.000Z"
                      *         }
                      *       ]
@@ -21557,6 +22370,7 @@ export interface operations {
                      *             "location_id": "loc_01jd5m3q7x9c2v4b6n8p0r1s2b"
                      *           }
                      *         ],
+                     *         "store_credit_amount": 0,
                      *         "created_at": "2026-11-30T14:00:00.000Z"
                      *       }
                      *     }

@@ -355,3 +355,16 @@ export type PurchaseOrderLine = Prisma.PurchaseOrderLineModel
  * A storefront menu (openapi.yaml, tag navigation): its items are one JSON tree, read with the menu in one row.
  */
 export type NavigationMenu = Prisma.NavigationMenuModel
+/**
+ * Model StoreCreditAccount
+ * A customer's store credit account: the balance (the sum of its ledger's amounts, never negative) in the currency
+ * it was opened in. Every write to the ledger locks this row first, so writers never spend a stale balance.
+ */
+export type StoreCreditAccount = Prisma.StoreCreditAccountModel
+/**
+ * Model StoreCreditTransaction
+ * One entry of a customer's store credit ledger (append-only: amounts never change). Credit entries (issue,
+ * positive adjustment, refund) keep in `remaining` what is left of them to spend or expire; a debit takes from
+ * them soonest expiry first and lists what it took in `taken` ([{id, amount}]), so a reversal can give it back.
+ */
+export type StoreCreditTransaction = Prisma.StoreCreditTransactionModel

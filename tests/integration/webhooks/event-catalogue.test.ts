@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import type { CommerceClient, components } from '@commerce-api/sdk';
 import { JobQueue } from '../../../src/jobs/queue.js';
+import { jobs } from '../../../src/jobs/registry.js';
 import { openapiJson } from '../../../src/generated/document.js';
 import { NOT_YET_EMITTED } from '../../../src/modules/store-events/index.js';
 import { OutboundAgent } from '../../../src/shared/outbound.js';
@@ -15,6 +16,7 @@ import { createCustomer } from '../../factories/customer.factory.js';
 import { addItems, createDraftOrder } from '../../factories/draft-order.factory.js';
 import { createProject } from '../../factories/project.factory.js';
 import { createOrderedPurchaseOrder } from '../../factories/purchase-order.factory.js';
+import { issueCredit } from '../../factories/store-credit.factory.js';
 import { createWebhook } from '../../factories/webhook.factory.js';
 import { byId } from '../../setup/requests.js';
 import { stopBeforeClosing, useStore } from '../../setup/store.js';
@@ -239,6 +241,24 @@ const EMITTERS: Step[] = [
       const created = await ok(api.POST('/v1/navigation', { body: { title: 'Main menu', items } }));
       await ok(api.PATCH('/v1/navigation/{id}', { ...byId(created.data!.data.id), body: { title: 'Main' } }));
       await ok(api.DELETE('/v1/navigation/{id}', byId(created.data!.data.id)));
+    },
+  },
+  {
+    emits: ['store_credit.issued', 'store_credit.used', 'store_credit.expired'],
+    requests:
+      'POST /v1/customers/{id}/store-credit/credits, POST /v1/customers/{id}/store-credit/adjustments (negative), the expire-store-credit job',
+    run: async (api) => {
+      const customer = await createCustomer(api);
+      const expiresAt = new Date(Date.now() + 1_500).toISOString();
+      await issueCredit(api, customer.id, 3000, { expires_at: expiresAt });
+      await ok(
+        api.POST('/v1/customers/{id}/store-credit/adjustments', {
+          ...byId(customer.id),
+          body: { amount: -1000, reason: 'Correction' },
+        }),
+      );
+      await new Promise((resolve) => setTimeout(resolve, Date.parse(expiresAt) - Date.now() + 100));
+      await jobs['expire-store-credit'].handle(app.deps, { v: 1 });
     },
   },
   {

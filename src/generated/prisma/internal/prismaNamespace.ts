@@ -454,7 +454,9 @@ export const ModelName = {
   CheckoutLine: 'CheckoutLine',
   PurchaseOrder: 'PurchaseOrder',
   PurchaseOrderLine: 'PurchaseOrderLine',
-  NavigationMenu: 'NavigationMenu'
+  NavigationMenu: 'NavigationMenu',
+  StoreCreditAccount: 'StoreCreditAccount',
+  StoreCreditTransaction: 'StoreCreditTransaction'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -470,7 +472,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "project" | "rateWindow" | "usageWarning" | "apiKey" | "location" | "idempotencyKey" | "storeEvent" | "outboxEmail" | "customer" | "customerAddress" | "customerNote" | "product" | "variant" | "collection" | "collectionProduct" | "file" | "inventoryLevel" | "inventoryReservation" | "inventoryAdjustment" | "webhookSubscription" | "webhookEvent" | "webhookDelivery" | "projectCounter" | "draftOrder" | "draftLineItem" | "order" | "fulfillment" | "refund" | "shippingZone" | "shippingRate" | "customerSession" | "refreshToken" | "passwordResetToken" | "loginThrottle" | "metafieldDefinition" | "metafieldValue" | "customerGroup" | "customerGroupMember" | "company" | "companyAddress" | "companyContact" | "priceList" | "priceListPrice" | "searchProduct" | "searchTitleWord" | "searchTerm" | "synonymGroup" | "merchandisingRule" | "searchQuery" | "searchQueryStat" | "searchQueryClient" | "searchSuggestionBlock" | "jobWorkerHeartbeat" | "checkout" | "checkoutLine" | "purchaseOrder" | "purchaseOrderLine" | "navigationMenu"
+    modelProps: "project" | "rateWindow" | "usageWarning" | "apiKey" | "location" | "idempotencyKey" | "storeEvent" | "outboxEmail" | "customer" | "customerAddress" | "customerNote" | "product" | "variant" | "collection" | "collectionProduct" | "file" | "inventoryLevel" | "inventoryReservation" | "inventoryAdjustment" | "webhookSubscription" | "webhookEvent" | "webhookDelivery" | "projectCounter" | "draftOrder" | "draftLineItem" | "order" | "fulfillment" | "refund" | "shippingZone" | "shippingRate" | "customerSession" | "refreshToken" | "passwordResetToken" | "loginThrottle" | "metafieldDefinition" | "metafieldValue" | "customerGroup" | "customerGroupMember" | "company" | "companyAddress" | "companyContact" | "priceList" | "priceListPrice" | "searchProduct" | "searchTitleWord" | "searchTerm" | "synonymGroup" | "merchandisingRule" | "searchQuery" | "searchQueryStat" | "searchQueryClient" | "searchSuggestionBlock" | "jobWorkerHeartbeat" | "checkout" | "checkoutLine" | "purchaseOrder" | "purchaseOrderLine" | "navigationMenu" | "storeCreditAccount" | "storeCreditTransaction"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -4750,6 +4752,154 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         }
       }
     }
+    StoreCreditAccount: {
+      payload: Prisma.$StoreCreditAccountPayload<ExtArgs>
+      fields: Prisma.StoreCreditAccountFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.StoreCreditAccountFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StoreCreditAccountPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.StoreCreditAccountFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StoreCreditAccountPayload>
+        }
+        findFirst: {
+          args: Prisma.StoreCreditAccountFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StoreCreditAccountPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.StoreCreditAccountFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StoreCreditAccountPayload>
+        }
+        findMany: {
+          args: Prisma.StoreCreditAccountFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StoreCreditAccountPayload>[]
+        }
+        create: {
+          args: Prisma.StoreCreditAccountCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StoreCreditAccountPayload>
+        }
+        createMany: {
+          args: Prisma.StoreCreditAccountCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.StoreCreditAccountCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StoreCreditAccountPayload>[]
+        }
+        delete: {
+          args: Prisma.StoreCreditAccountDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StoreCreditAccountPayload>
+        }
+        update: {
+          args: Prisma.StoreCreditAccountUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StoreCreditAccountPayload>
+        }
+        deleteMany: {
+          args: Prisma.StoreCreditAccountDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.StoreCreditAccountUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.StoreCreditAccountUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StoreCreditAccountPayload>[]
+        }
+        upsert: {
+          args: Prisma.StoreCreditAccountUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StoreCreditAccountPayload>
+        }
+        aggregate: {
+          args: Prisma.StoreCreditAccountAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateStoreCreditAccount>
+        }
+        groupBy: {
+          args: Prisma.StoreCreditAccountGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.StoreCreditAccountGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.StoreCreditAccountCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.StoreCreditAccountCountAggregateOutputType> | number
+        }
+      }
+    }
+    StoreCreditTransaction: {
+      payload: Prisma.$StoreCreditTransactionPayload<ExtArgs>
+      fields: Prisma.StoreCreditTransactionFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.StoreCreditTransactionFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StoreCreditTransactionPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.StoreCreditTransactionFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StoreCreditTransactionPayload>
+        }
+        findFirst: {
+          args: Prisma.StoreCreditTransactionFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StoreCreditTransactionPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.StoreCreditTransactionFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StoreCreditTransactionPayload>
+        }
+        findMany: {
+          args: Prisma.StoreCreditTransactionFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StoreCreditTransactionPayload>[]
+        }
+        create: {
+          args: Prisma.StoreCreditTransactionCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StoreCreditTransactionPayload>
+        }
+        createMany: {
+          args: Prisma.StoreCreditTransactionCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.StoreCreditTransactionCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StoreCreditTransactionPayload>[]
+        }
+        delete: {
+          args: Prisma.StoreCreditTransactionDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StoreCreditTransactionPayload>
+        }
+        update: {
+          args: Prisma.StoreCreditTransactionUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StoreCreditTransactionPayload>
+        }
+        deleteMany: {
+          args: Prisma.StoreCreditTransactionDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.StoreCreditTransactionUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.StoreCreditTransactionUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StoreCreditTransactionPayload>[]
+        }
+        upsert: {
+          args: Prisma.StoreCreditTransactionUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StoreCreditTransactionPayload>
+        }
+        aggregate: {
+          args: Prisma.StoreCreditTransactionAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateStoreCreditTransaction>
+        }
+        groupBy: {
+          args: Prisma.StoreCreditTransactionGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.StoreCreditTransactionGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.StoreCreditTransactionCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.StoreCreditTransactionCountAggregateOutputType> | number
+        }
+      }
+    }
   }
 } & {
   other: {
@@ -5290,6 +5440,7 @@ export const RefundScalarFieldEnum = {
   amount: 'amount',
   reason: 'reason',
   lineItems: 'lineItems',
+  storeCreditAmount: 'storeCreditAmount',
   createdAt: 'createdAt'
 } as const
 
@@ -5695,6 +5846,8 @@ export const CheckoutScalarFieldEnum = {
   paymentReference: 'paymentReference',
   paymentClientSecret: 'paymentClientSecret',
   reservedUntil: 'reservedUntil',
+  storeCreditAmount: 'storeCreditAmount',
+  storeCreditEntryId: 'storeCreditEntryId',
   orderId: 'orderId',
   completedAt: 'completedAt',
   draftOrderId: 'draftOrderId',
@@ -5772,6 +5925,39 @@ export const NavigationMenuScalarFieldEnum = {
 } as const
 
 export type NavigationMenuScalarFieldEnum = (typeof NavigationMenuScalarFieldEnum)[keyof typeof NavigationMenuScalarFieldEnum]
+
+
+export const StoreCreditAccountScalarFieldEnum = {
+  customerId: 'customerId',
+  projectId: 'projectId',
+  currency: 'currency',
+  balance: 'balance',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type StoreCreditAccountScalarFieldEnum = (typeof StoreCreditAccountScalarFieldEnum)[keyof typeof StoreCreditAccountScalarFieldEnum]
+
+
+export const StoreCreditTransactionScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  customerId: 'customerId',
+  type: 'type',
+  amount: 'amount',
+  balanceAfter: 'balanceAfter',
+  currency: 'currency',
+  reason: 'reason',
+  expiresAt: 'expiresAt',
+  remaining: 'remaining',
+  taken: 'taken',
+  orderId: 'orderId',
+  checkoutId: 'checkoutId',
+  refundId: 'refundId',
+  createdAt: 'createdAt'
+} as const
+
+export type StoreCreditTransactionScalarFieldEnum = (typeof StoreCreditTransactionScalarFieldEnum)[keyof typeof StoreCreditTransactionScalarFieldEnum]
 
 
 export const SortOrder = {
@@ -6127,6 +6313,8 @@ export type GlobalOmitConfig = {
   purchaseOrder?: Prisma.PurchaseOrderOmit
   purchaseOrderLine?: Prisma.PurchaseOrderLineOmit
   navigationMenu?: Prisma.NavigationMenuOmit
+  storeCreditAccount?: Prisma.StoreCreditAccountOmit
+  storeCreditTransaction?: Prisma.StoreCreditTransactionOmit
 }
 
 /* Types for Logging */

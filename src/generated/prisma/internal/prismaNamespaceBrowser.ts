@@ -108,7 +108,9 @@ export const ModelName = {
   CheckoutLine: 'CheckoutLine',
   PurchaseOrder: 'PurchaseOrder',
   PurchaseOrderLine: 'PurchaseOrderLine',
-  NavigationMenu: 'NavigationMenu'
+  NavigationMenu: 'NavigationMenu',
+  StoreCreditAccount: 'StoreCreditAccount',
+  StoreCreditTransaction: 'StoreCreditTransaction'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -628,6 +630,7 @@ export const RefundScalarFieldEnum = {
   amount: 'amount',
   reason: 'reason',
   lineItems: 'lineItems',
+  storeCreditAmount: 'storeCreditAmount',
   createdAt: 'createdAt'
 } as const
 
@@ -1033,6 +1036,8 @@ export const CheckoutScalarFieldEnum = {
   paymentReference: 'paymentReference',
   paymentClientSecret: 'paymentClientSecret',
   reservedUntil: 'reservedUntil',
+  storeCreditAmount: 'storeCreditAmount',
+  storeCreditEntryId: 'storeCreditEntryId',
   orderId: 'orderId',
   completedAt: 'completedAt',
   draftOrderId: 'draftOrderId',
@@ -1110,6 +1115,39 @@ export const NavigationMenuScalarFieldEnum = {
 } as const
 
 export type NavigationMenuScalarFieldEnum = (typeof NavigationMenuScalarFieldEnum)[keyof typeof NavigationMenuScalarFieldEnum]
+
+
+export const StoreCreditAccountScalarFieldEnum = {
+  customerId: 'customerId',
+  projectId: 'projectId',
+  currency: 'currency',
+  balance: 'balance',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type StoreCreditAccountScalarFieldEnum = (typeof StoreCreditAccountScalarFieldEnum)[keyof typeof StoreCreditAccountScalarFieldEnum]
+
+
+export const StoreCreditTransactionScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  customerId: 'customerId',
+  type: 'type',
+  amount: 'amount',
+  balanceAfter: 'balanceAfter',
+  currency: 'currency',
+  reason: 'reason',
+  expiresAt: 'expiresAt',
+  remaining: 'remaining',
+  taken: 'taken',
+  orderId: 'orderId',
+  checkoutId: 'checkoutId',
+  refundId: 'refundId',
+  createdAt: 'createdAt'
+} as const
+
+export type StoreCreditTransactionScalarFieldEnum = (typeof StoreCreditTransactionScalarFieldEnum)[keyof typeof StoreCreditTransactionScalarFieldEnum]
 
 
 export const SortOrder = {
