@@ -87,6 +87,13 @@ async function ownOrdersAndAddresses(customerId: string): Promise<void> {
   called.add('getCurrentCustomerOrder');
   expect(mine.data.line_items.map((item) => item.title)).toEqual(['Gift wrapping']);
 
+  const credit = await unwrap(shop.GET('/v1/me/store-credit'));
+  called.add('getCurrentCustomerStoreCredit');
+  expect(credit.data.balance).toBe(0);
+  const history = await unwrap(shop.GET('/v1/me/store-credit/transactions'));
+  called.add('listCurrentCustomerStoreCreditTransactions');
+  expect(history.data).toEqual([]);
+
   const address = await unwrap(
     shop.POST('/v1/me/addresses', { body: { line1: '1 Harbour Way', city: 'Portland', country: 'US' } }),
   );
