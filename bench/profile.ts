@@ -24,14 +24,16 @@ import {
   stopServer,
 } from './kit.js';
 import { moreScenarios } from './more-scenarios.js';
+import { PLAIN_CHECKOUT, runJourneys } from './checkout-journey.js';
 
 const USAGE = `Usage: npm run bench:profile -- [--customers N] [--products N] [--duration S] [--connections N] [--top N]
 
-Profiles get by id, the customer list, the product list and draft-order completion, each in an API process of its
+Profiles get by id, the customer list, the product list, draft-order completion and the checkout journey, each in an API process of its
 own under --connections connections for --duration seconds (after 2 s of warm-up), and prints each profile's top
 --top frames by self time. The .cpuprofile files stay in the directory printed at the end.
 
-BENCH_PROFILE_ONLY: a comma-separated subset of get-by-id, customer-list, product-list, complete (default: all).`;
+BENCH_PROFILE_ONLY: a comma-separated subset of get-by-id, customer-list, product-list, complete, checkout (default:
+all).`;
 
 const options = benchOptions(USAGE, { customers: 10_000, products: 10_000, duration: 8, connections: 20, top: 15 });
 const only = process.env.BENCH_PROFILE_ONLY?.split(',').map((name) => name.trim());
@@ -251,6 +253,46 @@ try {
     }
     const window = { seconds: (measuredEnd - measuredStart) / 1000, tailSeconds: (Date.now() - measuredEnd) / 1000 };
     summaries.push(...summariseProfile(path.join(profileDir, 'complete.cpuprofile'), options.top, window), '');
+  }
+  if (profiled('checkout')) {
+    // The checkout journey (bench/checkout-journey.ts): 100 journeys not measured, then 10 a client, measured.
+    const server = await startCompiledServer(env, [
+      `--cpu-prof`,
+      `--cpu-prof-dir=${profileDir}`,
+      `--cpu-prof-name=checkout.cpuprofile`,
+    ]);
+    let measuredStart = Date.now();
+    let measuredEnd = Date.now();
+    try {
+      const ctx = {
+        url: server.url,
+        secret: keys.secret_test.token,
+        publishable: keys.publishable_test.token,
+        variantIds,
+      };
+      await PLAIN_CHECKOUT.prepare(ctx);
+      const steps = PLAIN_CHECKOUT.steps(ctx);
+      await runJourneys(ctx, steps, 100, options.connections);
+      const load = loadAverage();
+      measuredStart = Date.now();
+      const cpuBefore = processCpuMs(server.child.pid);
+      const round = await runJourneys(ctx, steps, options.connections * 10, options.connections, 100);
+      measuredEnd = Date.now();
+      const requests = round.journeys.length * steps.length;
+      const cpu = cpuPerRequest(cpuBefore, processCpuMs(server.child.pid), requests);
+      const ms = (name: string) => {
+        const sorted = [...(round.steps.get(name) ?? [])].sort((a, b) => a - b);
+        return sorted.length ? sorted[Math.floor(sorted.length / 2)].toFixed(1) : '-';
+      };
+      summaries.push(
+        `### checkout journey: ${(round.journeys.length / round.seconds).toFixed(1)} journeys/s, ${round.failed} failed${cpu}; step p50 ms: ${steps.map((s) => `${s.name} ${ms(s.name)}`).join(', ')} (load average ${load} before)`,
+        '',
+      );
+    } finally {
+      await stopServer(server);
+    }
+    const window = { seconds: (measuredEnd - measuredStart) / 1000, tailSeconds: (Date.now() - measuredEnd) / 1000 };
+    summaries.push(...summariseProfile(path.join(profileDir, 'checkout.cpuprofile'), options.top, window), '');
   }
   log(
     `\n${summaries.join('\n')}\nProfiles: ${readdirSync(profileDir)
