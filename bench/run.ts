@@ -253,7 +253,14 @@ function createCustomersAlongside(
 function sampleRss(pid: number): () => number {
   let peak = 0;
   const read = () => {
-    const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    // A process already gone (a scenario failed and the servers were stopped) keeps the peak read so far.
+    let status: string;
+    try {
+      status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    } catch {
+      return;
+    }
+    const match = /VmRSS:\s+(\d+) kB/.exec(status);
     if (match) peak = Math.max(peak, Number(match[1]) / 1024);
   };
   read();
@@ -325,7 +332,8 @@ async function measureAmount(
   const peakRss = sampleRss(server.child.pid!);
   const result = await autocannon({
     url: server.url,
-    connections: CONNECTIONS,
+    // autocannon refuses more connections than requests (a small --completions split between two rounds).
+    connections: Math.min(CONNECTIONS, amount),
     amount,
     sampleInt: AMOUNT_SAMPLE_MS,
     headers: { 'content-type': 'application/json', ...headers },
