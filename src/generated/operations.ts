@@ -31,11 +31,14 @@ export type OperationId =
   | 'addCollectionProducts'
   | 'addCustomerGroupMembers'
   | 'addDraftOrderItems'
+  | 'approveReturn'
   | 'archiveMetafieldDefinition'
   | 'blockSuggestion'
   | 'cancelOrder'
   | 'cancelOrderFulfillment'
+  | 'cancelReturn'
   | 'changeCurrentCustomerPassword'
+  | 'closeReturn'
   | 'completeCheckout'
   | 'completeDraftOrder'
   | 'createApiKey'
@@ -46,6 +49,7 @@ export type OperationId =
   | 'createCompanyAddress'
   | 'createCompanyContact'
   | 'createCurrentCustomerAddress'
+  | 'createCurrentCustomerOrderReturn'
   | 'createCustomer'
   | 'createCustomerAddress'
   | 'createCustomerGroup'
@@ -57,6 +61,7 @@ export type OperationId =
   | 'createMetafieldDefinition'
   | 'createOrderFulfillment'
   | 'createOrderRefund'
+  | 'createOrderReturn'
   | 'createPriceList'
   | 'createProduct'
   | 'createProject'
@@ -120,6 +125,7 @@ export type OperationId =
   | 'getProductMetafields'
   | 'getProject'
   | 'getReadiness'
+  | 'getReturn'
   | 'getShippingZone'
   | 'getStoreEvent'
   | 'getSuggestionBlock'
@@ -145,6 +151,7 @@ export type OperationId =
   | 'listMetafieldDefinitions'
   | 'listOrderFulfillments'
   | 'listOrderRefunds'
+  | 'listOrderReturns'
   | 'listOrders'
   | 'listOutboxEmails'
   | 'listPriceListPrices'
@@ -161,10 +168,12 @@ export type OperationId =
   | 'logoutCustomer'
   | 'lookupShippingRates'
   | 'payOrder'
+  | 'receiveReturn'
   | 'receiveStripeWebhook'
   | 'recoverWebhookDeliveries'
   | 'refreshCustomerToken'
   | 'registerCustomer'
+  | 'rejectReturn'
   | 'removeCheckoutLine'
   | 'removeCollectionProduct'
   | 'removeCustomerGroupMember'
@@ -224,11 +233,14 @@ export interface OperationAuth {
   addCollectionProducts: 'secret';
   addCustomerGroupMembers: 'secret';
   addDraftOrderItems: 'secret';
+  approveReturn: 'secret';
   archiveMetafieldDefinition: 'secret';
   blockSuggestion: 'secret';
   cancelOrder: 'secret';
   cancelOrderFulfillment: 'secret';
+  cancelReturn: 'secret';
   changeCurrentCustomerPassword: 'customer';
+  closeReturn: 'secret';
   completeCheckout: 'publishable';
   completeDraftOrder: 'secret';
   createApiKey: 'platform';
@@ -239,6 +251,7 @@ export interface OperationAuth {
   createCompanyAddress: 'secret';
   createCompanyContact: 'secret';
   createCurrentCustomerAddress: 'customer';
+  createCurrentCustomerOrderReturn: 'customer';
   createCustomer: 'secret';
   createCustomerAddress: 'secret';
   createCustomerGroup: 'secret';
@@ -250,6 +263,7 @@ export interface OperationAuth {
   createMetafieldDefinition: 'secret';
   createOrderFulfillment: 'secret';
   createOrderRefund: 'secret';
+  createOrderReturn: 'secret';
   createPriceList: 'secret';
   createProduct: 'secret';
   createProject: 'platform';
@@ -313,6 +327,7 @@ export interface OperationAuth {
   getProductMetafields: 'publishable';
   getProject: 'platform';
   getReadiness: 'none';
+  getReturn: 'secret';
   getShippingZone: 'secret';
   getStoreEvent: 'secret';
   getSuggestionBlock: 'secret';
@@ -338,6 +353,7 @@ export interface OperationAuth {
   listMetafieldDefinitions: 'secret';
   listOrderFulfillments: 'secret';
   listOrderRefunds: 'secret';
+  listOrderReturns: 'secret';
   listOrders: 'secret';
   listOutboxEmails: 'platform';
   listPriceListPrices: 'secret';
@@ -354,10 +370,12 @@ export interface OperationAuth {
   logoutCustomer: 'publishable';
   lookupShippingRates: 'publishable';
   payOrder: 'secret';
+  receiveReturn: 'secret';
   receiveStripeWebhook: 'none';
   recoverWebhookDeliveries: 'secret';
   refreshCustomerToken: 'publishable';
   registerCustomer: 'publishable';
+  rejectReturn: 'secret';
   removeCheckoutLine: 'publishable';
   removeCollectionProduct: 'secret';
   removeCustomerGroupMember: 'secret';
@@ -416,7 +434,7 @@ export interface OperationsByTag {
   'catalog': 'addCollectionProducts' | 'createCollection' | 'createFile' | 'createProduct' | 'createVariant' | 'deleteCollection' | 'deleteProduct' | 'deleteVariant' | 'duplicateProduct' | 'getCollection' | 'getFile' | 'getProduct' | 'getVariant' | 'listCollections' | 'listProducts' | 'removeCollectionProduct' | 'updateCollection' | 'updateProduct' | 'updateVariant';
   'checkouts': 'addCheckoutLines' | 'completeCheckout' | 'createCheckout' | 'createCheckoutFromDraft' | 'getCheckout' | 'listCheckoutShippingRates' | 'receiveStripeWebhook' | 'removeCheckoutLine' | 'updateCheckout' | 'updateCheckoutLine';
   'companies': 'createCompany' | 'createCompanyAddress' | 'createCompanyContact' | 'deleteCompany' | 'deleteCompanyAddress' | 'deleteCompanyContact' | 'getCompany' | 'listCompanies' | 'listCompanyAddresses' | 'listCompanyContacts' | 'updateCompany' | 'updateCompanyAddress' | 'updateCompanyContact';
-  'customer-auth': 'changeCurrentCustomerPassword' | 'createCurrentCustomerAddress' | 'deleteCurrentCustomerAddress' | 'getCurrentCustomer' | 'getCurrentCustomerAddress' | 'getCurrentCustomerOrder' | 'listCurrentCustomerAddresses' | 'listCurrentCustomerOrders' | 'loginCustomer' | 'logoutCustomer' | 'refreshCustomerToken' | 'registerCustomer' | 'requestPasswordReset' | 'resetPassword' | 'updateCurrentCustomer' | 'updateCurrentCustomerAddress';
+  'customer-auth': 'changeCurrentCustomerPassword' | 'createCurrentCustomerAddress' | 'createCurrentCustomerOrderReturn' | 'deleteCurrentCustomerAddress' | 'getCurrentCustomer' | 'getCurrentCustomerAddress' | 'getCurrentCustomerOrder' | 'listCurrentCustomerAddresses' | 'listCurrentCustomerOrders' | 'loginCustomer' | 'logoutCustomer' | 'refreshCustomerToken' | 'registerCustomer' | 'requestPasswordReset' | 'resetPassword' | 'updateCurrentCustomer' | 'updateCurrentCustomerAddress';
   'customer-groups': 'addCustomerGroupMembers' | 'createCustomerGroup' | 'deleteCustomerGroup' | 'getCustomerGroup' | 'listCustomerGroups' | 'removeCustomerGroupMember' | 'updateCustomerGroup';
   'customers': 'createCustomer' | 'createCustomerAddress' | 'createCustomerNote' | 'deleteCustomer' | 'deleteCustomerAddress' | 'deleteCustomerNote' | 'getCustomer' | 'listCustomerAddresses' | 'listCustomerNotes' | 'listCustomers' | 'updateCustomer' | 'updateCustomerAddress';
   'draft-orders': 'addDraftOrderItems' | 'completeDraftOrder' | 'createDraftOrder' | 'deleteDraftOrder' | 'deleteDraftOrderItem' | 'getDraftOrder' | 'listDraftOrders' | 'sendDraftOrder' | 'updateDraftOrder' | 'updateDraftOrderItem';
@@ -426,6 +444,7 @@ export interface OperationsByTag {
   'orders': 'cancelOrder' | 'cancelOrderFulfillment' | 'createOrderFulfillment' | 'createOrderRefund' | 'getOrder' | 'getOrderFulfillment' | 'listOrderFulfillments' | 'listOrderRefunds' | 'listOrders' | 'payOrder';
   'platform': 'createApiKey' | 'createProject' | 'getProject' | 'listOutboxEmails' | 'revokeApiKey' | 'updateProject';
   'price-lists': 'createPriceList' | 'deletePriceList' | 'getPriceList' | 'listPriceListPrices' | 'listPriceLists' | 'setPriceListPrices' | 'updatePriceList';
+  'returns': 'approveReturn' | 'cancelReturn' | 'closeReturn' | 'createOrderReturn' | 'getReturn' | 'listOrderReturns' | 'receiveReturn' | 'rejectReturn';
   'search': 'blockSuggestion' | 'createMerchandisingRule' | 'createSynonymGroup' | 'deleteMerchandisingRule' | 'deleteSuggestionBlock' | 'deleteSynonymGroup' | 'getMerchandisingRule' | 'getSuggestionBlock' | 'getTopSearchQueries' | 'getZeroResultSearchQueries' | 'listMerchandisingRules' | 'listSuggestionBlocks' | 'listSynonymGroups' | 'searchCatalog' | 'suggestSearch' | 'updateMerchandisingRule' | 'updateSynonymGroup';
   'service': 'getDocs' | 'getDocsAsset' | 'getHealth' | 'getMetrics' | 'getOpenApiJson' | 'getOpenApiYaml' | 'getReadiness';
   'shipping': 'createShippingRate' | 'createShippingZone' | 'deleteShippingRate' | 'deleteShippingZone' | 'getShippingZone' | 'listShippingZones' | 'lookupShippingRates' | 'updateShippingRate' | 'updateShippingZone';
@@ -495,6 +514,21 @@ export const operationIndex: readonly OperationMeta[] = [
     "queryParams": []
   },
   {
+    "operationId": "approveReturn",
+    "method": "POST",
+    "path": "/v1/returns/{id}/approve",
+    "tag": "returns",
+    "auth": "secret",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "entityTag": false,
+    "ifMatch": false,
+    "hasBody": true,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
     "operationId": "archiveMetafieldDefinition",
     "method": "DELETE",
     "path": "/v1/store/metafields/{owner_type}/{slug}",
@@ -555,6 +589,21 @@ export const operationIndex: readonly OperationMeta[] = [
     "queryParams": []
   },
   {
+    "operationId": "cancelReturn",
+    "method": "POST",
+    "path": "/v1/returns/{id}/cancel",
+    "tag": "returns",
+    "auth": "secret",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "entityTag": false,
+    "ifMatch": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
     "operationId": "changeCurrentCustomerPassword",
     "method": "POST",
     "path": "/v1/me/password",
@@ -566,6 +615,21 @@ export const operationIndex: readonly OperationMeta[] = [
     "ifMatch": false,
     "hasBody": true,
     "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "closeReturn",
+    "method": "POST",
+    "path": "/v1/returns/{id}/close",
+    "tag": "returns",
+    "auth": "secret",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "entityTag": false,
+    "ifMatch": false,
+    "hasBody": true,
+    "bodyRequired": false,
     "arrayQuery": [],
     "queryParams": []
   },
@@ -713,6 +777,21 @@ export const operationIndex: readonly OperationMeta[] = [
     "customerTokenOptional": false,
     "idempotent": true,
     "entityTag": true,
+    "ifMatch": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "createCurrentCustomerOrderReturn",
+    "method": "POST",
+    "path": "/v1/me/orders/{id}/returns",
+    "tag": "customer-auth",
+    "auth": "customer",
+    "customerTokenOptional": false,
+    "idempotent": true,
+    "entityTag": false,
     "ifMatch": false,
     "hasBody": true,
     "bodyRequired": true,
@@ -874,6 +953,21 @@ export const operationIndex: readonly OperationMeta[] = [
     "method": "POST",
     "path": "/v1/orders/{id}/refunds",
     "tag": "orders",
+    "auth": "secret",
+    "customerTokenOptional": false,
+    "idempotent": true,
+    "entityTag": false,
+    "ifMatch": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "createOrderReturn",
+    "method": "POST",
+    "path": "/v1/orders/{id}/returns",
+    "tag": "returns",
     "auth": "secret",
     "customerTokenOptional": false,
     "idempotent": true,
@@ -1878,6 +1972,21 @@ export const operationIndex: readonly OperationMeta[] = [
     ]
   },
   {
+    "operationId": "getReturn",
+    "method": "GET",
+    "path": "/v1/returns/{id}",
+    "tag": "returns",
+    "auth": "secret",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "entityTag": false,
+    "ifMatch": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
     "operationId": "getShippingZone",
     "method": "GET",
     "path": "/v1/shipping/zones/{id}",
@@ -2368,6 +2477,21 @@ export const operationIndex: readonly OperationMeta[] = [
     "queryParams": []
   },
   {
+    "operationId": "listOrderReturns",
+    "method": "GET",
+    "path": "/v1/orders/{id}/returns",
+    "tag": "returns",
+    "auth": "secret",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "entityTag": false,
+    "ifMatch": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
     "operationId": "listOrders",
     "method": "GET",
     "path": "/v1/orders",
@@ -2701,6 +2825,21 @@ export const operationIndex: readonly OperationMeta[] = [
     "queryParams": []
   },
   {
+    "operationId": "receiveReturn",
+    "method": "POST",
+    "path": "/v1/returns/{id}/receive",
+    "tag": "returns",
+    "auth": "secret",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "entityTag": false,
+    "ifMatch": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
     "operationId": "receiveStripeWebhook",
     "method": "POST",
     "path": "/v1/payments/stripe/webhook/{project_id}",
@@ -2757,6 +2896,21 @@ export const operationIndex: readonly OperationMeta[] = [
     "ifMatch": false,
     "hasBody": true,
     "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "rejectReturn",
+    "method": "POST",
+    "path": "/v1/returns/{id}/reject",
+    "tag": "returns",
+    "auth": "secret",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "entityTag": false,
+    "ifMatch": false,
+    "hasBody": true,
+    "bodyRequired": false,
     "arrayQuery": [],
     "queryParams": []
   },

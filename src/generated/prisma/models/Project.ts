@@ -36,6 +36,7 @@ export type ProjectAvgAggregateOutputType = {
   reservationMinutes: number | null
   checkoutReservationMinutes: number | null
   checkoutsPerIpPerMinute: number | null
+  returnWindowDays: number | null
 }
 
 export type ProjectSumAggregateOutputType = {
@@ -48,6 +49,7 @@ export type ProjectSumAggregateOutputType = {
   reservationMinutes: number | null
   checkoutReservationMinutes: number | null
   checkoutsPerIpPerMinute: number | null
+  returnWindowDays: number | null
 }
 
 export type ProjectMinAggregateOutputType = {
@@ -72,6 +74,7 @@ export type ProjectMinAggregateOutputType = {
   stripeSecretKey: string | null
   stripeWebhookSecret: string | null
   checkoutsPerIpPerMinute: number | null
+  returnWindowDays: number | null
   signingSecret: string | null
   createdAt: Date | null
   updatedAt: Date | null
@@ -99,6 +102,7 @@ export type ProjectMaxAggregateOutputType = {
   stripeSecretKey: string | null
   stripeWebhookSecret: string | null
   checkoutsPerIpPerMinute: number | null
+  returnWindowDays: number | null
   signingSecret: string | null
   createdAt: Date | null
   updatedAt: Date | null
@@ -129,6 +133,7 @@ export type ProjectCountAggregateOutputType = {
   stripeSecretKey: number
   stripeWebhookSecret: number
   checkoutsPerIpPerMinute: number
+  returnWindowDays: number
   signingSecret: number
   createdAt: number
   updatedAt: number
@@ -146,6 +151,7 @@ export type ProjectAvgAggregateInputType = {
   reservationMinutes?: true
   checkoutReservationMinutes?: true
   checkoutsPerIpPerMinute?: true
+  returnWindowDays?: true
 }
 
 export type ProjectSumAggregateInputType = {
@@ -158,6 +164,7 @@ export type ProjectSumAggregateInputType = {
   reservationMinutes?: true
   checkoutReservationMinutes?: true
   checkoutsPerIpPerMinute?: true
+  returnWindowDays?: true
 }
 
 export type ProjectMinAggregateInputType = {
@@ -182,6 +189,7 @@ export type ProjectMinAggregateInputType = {
   stripeSecretKey?: true
   stripeWebhookSecret?: true
   checkoutsPerIpPerMinute?: true
+  returnWindowDays?: true
   signingSecret?: true
   createdAt?: true
   updatedAt?: true
@@ -209,6 +217,7 @@ export type ProjectMaxAggregateInputType = {
   stripeSecretKey?: true
   stripeWebhookSecret?: true
   checkoutsPerIpPerMinute?: true
+  returnWindowDays?: true
   signingSecret?: true
   createdAt?: true
   updatedAt?: true
@@ -239,6 +248,7 @@ export type ProjectCountAggregateInputType = {
   stripeSecretKey?: true
   stripeWebhookSecret?: true
   checkoutsPerIpPerMinute?: true
+  returnWindowDays?: true
   signingSecret?: true
   createdAt?: true
   updatedAt?: true
@@ -356,6 +366,7 @@ export type ProjectGroupByOutputType = {
   stripeSecretKey: string | null
   stripeWebhookSecret: string | null
   checkoutsPerIpPerMinute: number
+  returnWindowDays: number
   signingSecret: string
   createdAt: Date
   updatedAt: Date
@@ -409,6 +420,7 @@ export type ProjectWhereInput = {
   stripeSecretKey?: Prisma.StringNullableFilter<"Project"> | string | null
   stripeWebhookSecret?: Prisma.StringNullableFilter<"Project"> | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFilter<"Project"> | number
+  returnWindowDays?: Prisma.IntFilter<"Project"> | number
   signingSecret?: Prisma.StringFilter<"Project"> | string
   createdAt?: Prisma.DateTimeFilter<"Project"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"Project"> | Date | string
@@ -464,6 +476,7 @@ export type ProjectOrderByWithRelationInput = {
   stripeSecretKey?: Prisma.SortOrderInput | Prisma.SortOrder
   stripeWebhookSecret?: Prisma.SortOrderInput | Prisma.SortOrder
   checkoutsPerIpPerMinute?: Prisma.SortOrder
+  returnWindowDays?: Prisma.SortOrder
   signingSecret?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
@@ -522,6 +535,7 @@ export type ProjectWhereUniqueInput = Prisma.AtLeast<{
   stripeSecretKey?: Prisma.StringNullableFilter<"Project"> | string | null
   stripeWebhookSecret?: Prisma.StringNullableFilter<"Project"> | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFilter<"Project"> | number
+  returnWindowDays?: Prisma.IntFilter<"Project"> | number
   signingSecret?: Prisma.StringFilter<"Project"> | string
   createdAt?: Prisma.DateTimeFilter<"Project"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"Project"> | Date | string
@@ -577,6 +591,7 @@ export type ProjectOrderByWithAggregationInput = {
   stripeSecretKey?: Prisma.SortOrderInput | Prisma.SortOrder
   stripeWebhookSecret?: Prisma.SortOrderInput | Prisma.SortOrder
   checkoutsPerIpPerMinute?: Prisma.SortOrder
+  returnWindowDays?: Prisma.SortOrder
   signingSecret?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
@@ -615,6 +630,7 @@ export type ProjectScalarWhereWithAggregatesInput = {
   stripeSecretKey?: Prisma.StringNullableWithAggregatesFilter<"Project"> | string | null
   stripeWebhookSecret?: Prisma.StringNullableWithAggregatesFilter<"Project"> | string | null
   checkoutsPerIpPerMinute?: Prisma.IntWithAggregatesFilter<"Project"> | number
+  returnWindowDays?: Prisma.IntWithAggregatesFilter<"Project"> | number
   signingSecret?: Prisma.StringWithAggregatesFilter<"Project"> | string
   createdAt?: Prisma.DateTimeWithAggregatesFilter<"Project"> | Date | string
   updatedAt?: Prisma.DateTimeWithAggregatesFilter<"Project"> | Date | string
@@ -645,6 +661,7 @@ export type ProjectCreateInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -700,6 +717,7 @@ export type ProjectUncheckedCreateInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -755,6 +773,7 @@ export type ProjectUpdateInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -810,6 +829,7 @@ export type ProjectUncheckedUpdateInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -865,6 +885,7 @@ export type ProjectCreateManyInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -895,6 +916,7 @@ export type ProjectUpdateManyMutationInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -925,6 +947,7 @@ export type ProjectUncheckedUpdateManyInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -963,6 +986,7 @@ export type ProjectCountOrderByAggregateInput = {
   stripeSecretKey?: Prisma.SortOrder
   stripeWebhookSecret?: Prisma.SortOrder
   checkoutsPerIpPerMinute?: Prisma.SortOrder
+  returnWindowDays?: Prisma.SortOrder
   signingSecret?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
@@ -978,6 +1002,7 @@ export type ProjectAvgOrderByAggregateInput = {
   reservationMinutes?: Prisma.SortOrder
   checkoutReservationMinutes?: Prisma.SortOrder
   checkoutsPerIpPerMinute?: Prisma.SortOrder
+  returnWindowDays?: Prisma.SortOrder
 }
 
 export type ProjectMaxOrderByAggregateInput = {
@@ -1002,6 +1027,7 @@ export type ProjectMaxOrderByAggregateInput = {
   stripeSecretKey?: Prisma.SortOrder
   stripeWebhookSecret?: Prisma.SortOrder
   checkoutsPerIpPerMinute?: Prisma.SortOrder
+  returnWindowDays?: Prisma.SortOrder
   signingSecret?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
@@ -1029,6 +1055,7 @@ export type ProjectMinOrderByAggregateInput = {
   stripeSecretKey?: Prisma.SortOrder
   stripeWebhookSecret?: Prisma.SortOrder
   checkoutsPerIpPerMinute?: Prisma.SortOrder
+  returnWindowDays?: Prisma.SortOrder
   signingSecret?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
@@ -1044,6 +1071,7 @@ export type ProjectSumOrderByAggregateInput = {
   reservationMinutes?: Prisma.SortOrder
   checkoutReservationMinutes?: Prisma.SortOrder
   checkoutsPerIpPerMinute?: Prisma.SortOrder
+  returnWindowDays?: Prisma.SortOrder
 }
 
 export type ProjectScalarRelationFilter = {
@@ -1467,6 +1495,7 @@ export type ProjectCreateWithoutRateWindowsInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1521,6 +1550,7 @@ export type ProjectUncheckedCreateWithoutRateWindowsInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1591,6 +1621,7 @@ export type ProjectUpdateWithoutRateWindowsInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1645,6 +1676,7 @@ export type ProjectUncheckedUpdateWithoutRateWindowsInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1699,6 +1731,7 @@ export type ProjectCreateWithoutUsageWarningsInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1753,6 +1786,7 @@ export type ProjectUncheckedCreateWithoutUsageWarningsInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1823,6 +1857,7 @@ export type ProjectUpdateWithoutUsageWarningsInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1877,6 +1912,7 @@ export type ProjectUncheckedUpdateWithoutUsageWarningsInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1931,6 +1967,7 @@ export type ProjectCreateWithoutApiKeysInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1985,6 +2022,7 @@ export type ProjectUncheckedCreateWithoutApiKeysInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -2055,6 +2093,7 @@ export type ProjectUpdateWithoutApiKeysInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -2109,6 +2148,7 @@ export type ProjectUncheckedUpdateWithoutApiKeysInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -2163,6 +2203,7 @@ export type ProjectCreateWithoutLocationsInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -2217,6 +2258,7 @@ export type ProjectUncheckedCreateWithoutLocationsInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -2287,6 +2329,7 @@ export type ProjectUpdateWithoutLocationsInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -2341,6 +2384,7 @@ export type ProjectUncheckedUpdateWithoutLocationsInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -2395,6 +2439,7 @@ export type ProjectCreateWithoutStoreEventsInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -2449,6 +2494,7 @@ export type ProjectUncheckedCreateWithoutStoreEventsInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -2519,6 +2565,7 @@ export type ProjectUpdateWithoutStoreEventsInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -2573,6 +2620,7 @@ export type ProjectUncheckedUpdateWithoutStoreEventsInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -2627,6 +2675,7 @@ export type ProjectCreateWithoutOutboxEmailsInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -2681,6 +2730,7 @@ export type ProjectUncheckedCreateWithoutOutboxEmailsInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -2751,6 +2801,7 @@ export type ProjectUpdateWithoutOutboxEmailsInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -2805,6 +2856,7 @@ export type ProjectUncheckedUpdateWithoutOutboxEmailsInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -2859,6 +2911,7 @@ export type ProjectCreateWithoutCustomersInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -2913,6 +2966,7 @@ export type ProjectUncheckedCreateWithoutCustomersInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -2983,6 +3037,7 @@ export type ProjectUpdateWithoutCustomersInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -3037,6 +3092,7 @@ export type ProjectUncheckedUpdateWithoutCustomersInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -3091,6 +3147,7 @@ export type ProjectCreateWithoutProductsInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -3145,6 +3202,7 @@ export type ProjectUncheckedCreateWithoutProductsInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -3215,6 +3273,7 @@ export type ProjectUpdateWithoutProductsInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -3269,6 +3328,7 @@ export type ProjectUncheckedUpdateWithoutProductsInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -3323,6 +3383,7 @@ export type ProjectCreateWithoutCollectionsInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -3377,6 +3438,7 @@ export type ProjectUncheckedCreateWithoutCollectionsInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -3447,6 +3509,7 @@ export type ProjectUpdateWithoutCollectionsInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -3501,6 +3564,7 @@ export type ProjectUncheckedUpdateWithoutCollectionsInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -3555,6 +3619,7 @@ export type ProjectCreateWithoutFilesInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -3609,6 +3674,7 @@ export type ProjectUncheckedCreateWithoutFilesInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -3679,6 +3745,7 @@ export type ProjectUpdateWithoutFilesInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -3733,6 +3800,7 @@ export type ProjectUncheckedUpdateWithoutFilesInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -3787,6 +3855,7 @@ export type ProjectCreateWithoutWebhookSubscriptionsInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -3841,6 +3910,7 @@ export type ProjectUncheckedCreateWithoutWebhookSubscriptionsInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -3911,6 +3981,7 @@ export type ProjectUpdateWithoutWebhookSubscriptionsInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -3965,6 +4036,7 @@ export type ProjectUncheckedUpdateWithoutWebhookSubscriptionsInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -4019,6 +4091,7 @@ export type ProjectCreateWithoutWebhookEventsInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -4073,6 +4146,7 @@ export type ProjectUncheckedCreateWithoutWebhookEventsInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -4143,6 +4217,7 @@ export type ProjectUpdateWithoutWebhookEventsInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -4197,6 +4272,7 @@ export type ProjectUncheckedUpdateWithoutWebhookEventsInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -4251,6 +4327,7 @@ export type ProjectCreateWithoutCountersInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -4305,6 +4382,7 @@ export type ProjectUncheckedCreateWithoutCountersInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -4375,6 +4453,7 @@ export type ProjectUpdateWithoutCountersInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -4429,6 +4508,7 @@ export type ProjectUncheckedUpdateWithoutCountersInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -4483,6 +4563,7 @@ export type ProjectCreateWithoutDraftOrdersInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -4537,6 +4618,7 @@ export type ProjectUncheckedCreateWithoutDraftOrdersInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -4607,6 +4689,7 @@ export type ProjectUpdateWithoutDraftOrdersInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -4661,6 +4744,7 @@ export type ProjectUncheckedUpdateWithoutDraftOrdersInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -4715,6 +4799,7 @@ export type ProjectCreateWithoutOrdersInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -4769,6 +4854,7 @@ export type ProjectUncheckedCreateWithoutOrdersInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -4839,6 +4925,7 @@ export type ProjectUpdateWithoutOrdersInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -4893,6 +4980,7 @@ export type ProjectUncheckedUpdateWithoutOrdersInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -4947,6 +5035,7 @@ export type ProjectCreateWithoutShippingZonesInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -5001,6 +5090,7 @@ export type ProjectUncheckedCreateWithoutShippingZonesInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -5071,6 +5161,7 @@ export type ProjectUpdateWithoutShippingZonesInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -5125,6 +5216,7 @@ export type ProjectUncheckedUpdateWithoutShippingZonesInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -5179,6 +5271,7 @@ export type ProjectCreateWithoutShippingRatesInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -5233,6 +5326,7 @@ export type ProjectUncheckedCreateWithoutShippingRatesInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -5303,6 +5397,7 @@ export type ProjectUpdateWithoutShippingRatesInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -5357,6 +5452,7 @@ export type ProjectUncheckedUpdateWithoutShippingRatesInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -5411,6 +5507,7 @@ export type ProjectCreateWithoutMetafieldDefinitionsInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -5465,6 +5562,7 @@ export type ProjectUncheckedCreateWithoutMetafieldDefinitionsInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -5535,6 +5633,7 @@ export type ProjectUpdateWithoutMetafieldDefinitionsInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -5589,6 +5688,7 @@ export type ProjectUncheckedUpdateWithoutMetafieldDefinitionsInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -5643,6 +5743,7 @@ export type ProjectCreateWithoutCustomerGroupsInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -5697,6 +5798,7 @@ export type ProjectUncheckedCreateWithoutCustomerGroupsInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -5767,6 +5869,7 @@ export type ProjectUpdateWithoutCustomerGroupsInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -5821,6 +5924,7 @@ export type ProjectUncheckedUpdateWithoutCustomerGroupsInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -5875,6 +5979,7 @@ export type ProjectCreateWithoutCompaniesInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -5929,6 +6034,7 @@ export type ProjectUncheckedCreateWithoutCompaniesInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -5999,6 +6105,7 @@ export type ProjectUpdateWithoutCompaniesInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -6053,6 +6160,7 @@ export type ProjectUncheckedUpdateWithoutCompaniesInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -6107,6 +6215,7 @@ export type ProjectCreateWithoutPriceListsInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -6161,6 +6270,7 @@ export type ProjectUncheckedCreateWithoutPriceListsInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -6231,6 +6341,7 @@ export type ProjectUpdateWithoutPriceListsInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -6285,6 +6396,7 @@ export type ProjectUncheckedUpdateWithoutPriceListsInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -6339,6 +6451,7 @@ export type ProjectCreateWithoutSearchSynonymsInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -6393,6 +6506,7 @@ export type ProjectUncheckedCreateWithoutSearchSynonymsInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -6463,6 +6577,7 @@ export type ProjectUpdateWithoutSearchSynonymsInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -6517,6 +6632,7 @@ export type ProjectUncheckedUpdateWithoutSearchSynonymsInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -6571,6 +6687,7 @@ export type ProjectCreateWithoutMerchandisingRulesInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -6625,6 +6742,7 @@ export type ProjectUncheckedCreateWithoutMerchandisingRulesInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -6695,6 +6813,7 @@ export type ProjectUpdateWithoutMerchandisingRulesInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -6749,6 +6868,7 @@ export type ProjectUncheckedUpdateWithoutMerchandisingRulesInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -6803,6 +6923,7 @@ export type ProjectCreateWithoutSuggestionBlocksInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -6857,6 +6978,7 @@ export type ProjectUncheckedCreateWithoutSuggestionBlocksInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -6927,6 +7049,7 @@ export type ProjectUpdateWithoutSuggestionBlocksInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -6981,6 +7104,7 @@ export type ProjectUncheckedUpdateWithoutSuggestionBlocksInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -7035,6 +7159,7 @@ export type ProjectCreateWithoutCheckoutsInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -7089,6 +7214,7 @@ export type ProjectUncheckedCreateWithoutCheckoutsInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -7159,6 +7285,7 @@ export type ProjectUpdateWithoutCheckoutsInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -7213,6 +7340,7 @@ export type ProjectUncheckedUpdateWithoutCheckoutsInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -7514,6 +7642,7 @@ export type ProjectSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs 
   stripeSecretKey?: boolean
   stripeWebhookSecret?: boolean
   checkoutsPerIpPerMinute?: boolean
+  returnWindowDays?: boolean
   signingSecret?: boolean
   createdAt?: boolean
   updatedAt?: boolean
@@ -7570,6 +7699,7 @@ export type ProjectSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Exten
   stripeSecretKey?: boolean
   stripeWebhookSecret?: boolean
   checkoutsPerIpPerMinute?: boolean
+  returnWindowDays?: boolean
   signingSecret?: boolean
   createdAt?: boolean
   updatedAt?: boolean
@@ -7600,6 +7730,7 @@ export type ProjectSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Exten
   stripeSecretKey?: boolean
   stripeWebhookSecret?: boolean
   checkoutsPerIpPerMinute?: boolean
+  returnWindowDays?: boolean
   signingSecret?: boolean
   createdAt?: boolean
   updatedAt?: boolean
@@ -7630,12 +7761,13 @@ export type ProjectSelectScalar = {
   stripeSecretKey?: boolean
   stripeWebhookSecret?: boolean
   checkoutsPerIpPerMinute?: boolean
+  returnWindowDays?: boolean
   signingSecret?: boolean
   createdAt?: boolean
   updatedAt?: boolean
 }
 
-export type ProjectOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "name" | "domain" | "domainVerified" | "extensions" | "plan" | "currency" | "locale" | "tax" | "exchangeRates" | "suspended" | "rateLimitPerMinute" | "monthlyQuota" | "storefrontRateLimitPerMinute" | "authAttemptsPerIpPerMinute" | "authAttemptsPerEmailPerMinute" | "storefrontClientSharePercent" | "contactEmail" | "reservationMinutes" | "checkoutReservationMinutes" | "paymentProvider" | "stripeSecretKey" | "stripeWebhookSecret" | "checkoutsPerIpPerMinute" | "signingSecret" | "createdAt" | "updatedAt", ExtArgs["result"]["project"]>
+export type ProjectOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "name" | "domain" | "domainVerified" | "extensions" | "plan" | "currency" | "locale" | "tax" | "exchangeRates" | "suspended" | "rateLimitPerMinute" | "monthlyQuota" | "storefrontRateLimitPerMinute" | "authAttemptsPerIpPerMinute" | "authAttemptsPerEmailPerMinute" | "storefrontClientSharePercent" | "contactEmail" | "reservationMinutes" | "checkoutReservationMinutes" | "paymentProvider" | "stripeSecretKey" | "stripeWebhookSecret" | "checkoutsPerIpPerMinute" | "returnWindowDays" | "signingSecret" | "createdAt" | "updatedAt", ExtArgs["result"]["project"]>
 export type ProjectInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   apiKeys?: boolean | Prisma.Project$apiKeysArgs<ExtArgs>
   locations?: boolean | Prisma.Project$locationsArgs<ExtArgs>
@@ -7755,6 +7887,10 @@ export type $ProjectPayload<ExtArgs extends runtime.Types.Extensions.InternalArg
      * Checkouts one client address may create a minute (createCheckout).
      */
     checkoutsPerIpPerMinute: number
+    /**
+     * Days after its last shipment during which a signed-in customer may request a return of an order; 0: never.
+     */
+    returnWindowDays: number
     /**
      * Server-side secret for signing cursors and customer tokens; never leaves the database.
      */
@@ -8233,6 +8369,7 @@ export interface ProjectFieldRefs {
   readonly stripeSecretKey: Prisma.FieldRef<"Project", 'String'>
   readonly stripeWebhookSecret: Prisma.FieldRef<"Project", 'String'>
   readonly checkoutsPerIpPerMinute: Prisma.FieldRef<"Project", 'Int'>
+  readonly returnWindowDays: Prisma.FieldRef<"Project", 'Int'>
   readonly signingSecret: Prisma.FieldRef<"Project", 'String'>
   readonly createdAt: Prisma.FieldRef<"Project", 'DateTime'>
   readonly updatedAt: Prisma.FieldRef<"Project", 'DateTime'>
