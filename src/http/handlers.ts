@@ -9,7 +9,7 @@ import { healthDocsHandlers } from '../modules/health-docs/health-docs.handlers.
 import { inventoryHandlers } from '../modules/inventory/inventory.handlers.js';
 import { locationHandlers } from '../modules/locations/locations.handlers.js';
 import { metafieldHandlers } from '../modules/metafields/metafields.handlers.js';
-import { orderHandlers } from '../modules/orders/orders.handlers.js';
+import { orderHandlers, returnHandlers } from '../modules/orders/orders.handlers.js';
 import { searchHandlers } from '../modules/search/search.handlers.js';
 import { priceListHandlers } from '../modules/price-lists/price-lists.handlers.js';
 import { platformHandlers } from '../modules/platform/platform.handlers.js';
@@ -35,6 +35,7 @@ export const handlers = {
   ...locationHandlers,
   ...draftOrderHandlers,
   ...orderHandlers,
+  ...returnHandlers,
   ...checkoutHandlers,
   ...metafieldHandlers,
   ...customerGroupHandlers,
