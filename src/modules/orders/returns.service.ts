@@ -47,7 +47,8 @@ export async function lockReturn(tx: Tx, ctx: Ctx, id: string): Promise<{ row: R
 /** 400 unless the return is in one of `from`, saying which moves it can take. */
 export function expectStatus(row: Return, from: ReturnStatus[], move: string): void {
   if (from.includes(row.status as ReturnStatus)) return;
-  const allowed = from.length === 1 ? `a ${from[0]}` : `a ${from.slice(0, -1).join(', ')} or ${from.at(-1)}`;
+  const named = from.length === 1 ? from[0] : `${from.slice(0, -1).join(', ')} or ${from.at(-1)}`;
+  const allowed = `${/^[aeiou]/.test(named) ? 'an' : 'a'} ${named}`;
   throw new AppError('invalid_request', `This return is ${row.status}; only ${allowed} return can be ${move}.`);
 }
 
