@@ -89,10 +89,11 @@ export async function decideReturn(
 export async function receiveReturn(ctx: Ctx, id: string, input: Schemas['ReturnReceive']): Promise<Return> {
   return writeTx(ctx, {}, async (tx) => {
     const { row, order } = await lockReturn(tx, ctx, id);
-    expectStatus(row, ['approved'], 'received');
+    // The body's references first: a location or line of another project is refused on its field whatever the status.
     await stockLocation(ctx, tx, input.location_id, 'location_id');
     const items = order.lineItems as OrderLineItemResource[];
     const lines = receivedLines(items, row.lineItems as ReturnLineItem[], input.line_items);
+    expectStatus(row, ['approved'], 'received');
     await restockUnits(
       tx,
       ctx,
