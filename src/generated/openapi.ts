@@ -7343,7 +7343,7 @@ export interface components {
             line_item_index?: number;
             /**
              * Format: int32
-             * @description Shipped units that came back (at most the units shipped by active fulfilments minus those earlier refunds restocked).
+             * @description Shipped units that came back (at most the units shipped by active fulfilments minus those earlier refunds restocked and those held by the order's returns that are not rejected or cancelled; a return restocks its own units when received).
              */
             quantity: number;
             /** @description An active location the units go back to; default: the location the item's first active fulfilment shipped from. */
