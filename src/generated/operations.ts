@@ -31,11 +31,13 @@ export type OperationId =
   | 'addCollectionProducts'
   | 'addCustomerGroupMembers'
   | 'addDraftOrderItems'
+  | 'adjustStoreCredit'
   | 'approveReturn'
   | 'archiveMetafieldDefinition'
   | 'blockSuggestion'
   | 'cancelOrder'
   | 'cancelOrderFulfillment'
+  | 'cancelPurchaseOrder'
   | 'cancelReturn'
   | 'changeCurrentCustomerPassword'
   | 'closeReturn'
@@ -59,12 +61,14 @@ export type OperationId =
   | 'createLocation'
   | 'createMerchandisingRule'
   | 'createMetafieldDefinition'
+  | 'createNavigationMenu'
   | 'createOrderFulfillment'
   | 'createOrderRefund'
   | 'createOrderReturn'
   | 'createPriceList'
   | 'createProduct'
   | 'createProject'
+  | 'createPurchaseOrder'
   | 'createShippingRate'
   | 'createShippingZone'
   | 'createSynonymGroup'
@@ -85,6 +89,7 @@ export type OperationId =
   | 'deleteDraftOrderItem'
   | 'deleteLocation'
   | 'deleteMerchandisingRule'
+  | 'deleteNavigationMenu'
   | 'deleteOrderMetafield'
   | 'deletePriceList'
   | 'deleteProduct'
@@ -104,9 +109,11 @@ export type OperationId =
   | 'getCurrentCustomer'
   | 'getCurrentCustomerAddress'
   | 'getCurrentCustomerOrder'
+  | 'getCurrentCustomerStoreCredit'
   | 'getCustomer'
   | 'getCustomerGroup'
   | 'getCustomerMetafields'
+  | 'getCustomerStoreCredit'
   | 'getDocs'
   | 'getDocsAsset'
   | 'getDraftOrder'
@@ -115,6 +122,7 @@ export type OperationId =
   | 'getLocation'
   | 'getMerchandisingRule'
   | 'getMetrics'
+  | 'getNavigationMenu'
   | 'getOpenApiJson'
   | 'getOpenApiYaml'
   | 'getOrder'
@@ -124,6 +132,7 @@ export type OperationId =
   | 'getProduct'
   | 'getProductMetafields'
   | 'getProject'
+  | 'getPurchaseOrder'
   | 'getReadiness'
   | 'getReturn'
   | 'getShippingZone'
@@ -134,6 +143,7 @@ export type OperationId =
   | 'getVariantMetafields'
   | 'getWebhook'
   | 'getZeroResultSearchQueries'
+  | 'issueStoreCredit'
   | 'listCheckoutShippingRates'
   | 'listCollections'
   | 'listCompanies'
@@ -141,6 +151,7 @@ export type OperationId =
   | 'listCompanyContacts'
   | 'listCurrentCustomerAddresses'
   | 'listCurrentCustomerOrders'
+  | 'listCurrentCustomerStoreCreditTransactions'
   | 'listCustomerAddresses'
   | 'listCustomerGroups'
   | 'listCustomerNotes'
@@ -149,6 +160,7 @@ export type OperationId =
   | 'listLocations'
   | 'listMerchandisingRules'
   | 'listMetafieldDefinitions'
+  | 'listNavigationMenus'
   | 'listOrderFulfillments'
   | 'listOrderRefunds'
   | 'listOrderReturns'
@@ -157,7 +169,9 @@ export type OperationId =
   | 'listPriceListPrices'
   | 'listPriceLists'
   | 'listProducts'
+  | 'listPurchaseOrders'
   | 'listShippingZones'
+  | 'listStoreCreditTransactions'
   | 'listStoreEvents'
   | 'listSuggestionBlocks'
   | 'listSynonymGroups'
@@ -168,6 +182,8 @@ export type OperationId =
   | 'logoutCustomer'
   | 'lookupShippingRates'
   | 'payOrder'
+  | 'placePurchaseOrder'
+  | 'receivePurchaseOrder'
   | 'receiveReturn'
   | 'receiveStripeWebhook'
   | 'recoverWebhookDeliveries'
@@ -217,9 +233,11 @@ export type OperationId =
   | 'updateLocation'
   | 'updateMerchandisingRule'
   | 'updateMetafieldDefinition'
+  | 'updateNavigationMenu'
   | 'updatePriceList'
   | 'updateProduct'
   | 'updateProject'
+  | 'updatePurchaseOrder'
   | 'updateShippingRate'
   | 'updateShippingZone'
   | 'updateSynonymGroup'
@@ -233,11 +251,13 @@ export interface OperationAuth {
   addCollectionProducts: 'secret';
   addCustomerGroupMembers: 'secret';
   addDraftOrderItems: 'secret';
+  adjustStoreCredit: 'secret';
   approveReturn: 'secret';
   archiveMetafieldDefinition: 'secret';
   blockSuggestion: 'secret';
   cancelOrder: 'secret';
   cancelOrderFulfillment: 'secret';
+  cancelPurchaseOrder: 'secret';
   cancelReturn: 'secret';
   changeCurrentCustomerPassword: 'customer';
   closeReturn: 'secret';
@@ -261,12 +281,14 @@ export interface OperationAuth {
   createLocation: 'secret';
   createMerchandisingRule: 'secret';
   createMetafieldDefinition: 'secret';
+  createNavigationMenu: 'secret';
   createOrderFulfillment: 'secret';
   createOrderRefund: 'secret';
   createOrderReturn: 'secret';
   createPriceList: 'secret';
   createProduct: 'secret';
   createProject: 'platform';
+  createPurchaseOrder: 'secret';
   createShippingRate: 'secret';
   createShippingZone: 'secret';
   createSynonymGroup: 'secret';
@@ -287,6 +309,7 @@ export interface OperationAuth {
   deleteDraftOrderItem: 'secret';
   deleteLocation: 'secret';
   deleteMerchandisingRule: 'secret';
+  deleteNavigationMenu: 'secret';
   deleteOrderMetafield: 'secret';
   deletePriceList: 'secret';
   deleteProduct: 'secret';
@@ -306,9 +329,11 @@ export interface OperationAuth {
   getCurrentCustomer: 'customer';
   getCurrentCustomerAddress: 'customer';
   getCurrentCustomerOrder: 'customer';
+  getCurrentCustomerStoreCredit: 'customer';
   getCustomer: 'secret';
   getCustomerGroup: 'secret';
   getCustomerMetafields: 'secret';
+  getCustomerStoreCredit: 'secret';
   getDocs: 'none';
   getDocsAsset: 'none';
   getDraftOrder: 'secret';
@@ -317,6 +342,7 @@ export interface OperationAuth {
   getLocation: 'secret';
   getMerchandisingRule: 'secret';
   getMetrics: 'metrics';
+  getNavigationMenu: 'publishable';
   getOpenApiJson: 'none';
   getOpenApiYaml: 'none';
   getOrder: 'secret';
@@ -326,6 +352,7 @@ export interface OperationAuth {
   getProduct: 'publishable';
   getProductMetafields: 'publishable';
   getProject: 'platform';
+  getPurchaseOrder: 'secret';
   getReadiness: 'none';
   getReturn: 'secret';
   getShippingZone: 'secret';
@@ -336,6 +363,7 @@ export interface OperationAuth {
   getVariantMetafields: 'publishable';
   getWebhook: 'secret';
   getZeroResultSearchQueries: 'secret';
+  issueStoreCredit: 'secret';
   listCheckoutShippingRates: 'publishable';
   listCollections: 'publishable';
   listCompanies: 'secret';
@@ -343,6 +371,7 @@ export interface OperationAuth {
   listCompanyContacts: 'secret';
   listCurrentCustomerAddresses: 'customer';
   listCurrentCustomerOrders: 'customer';
+  listCurrentCustomerStoreCreditTransactions: 'customer';
   listCustomerAddresses: 'secret';
   listCustomerGroups: 'secret';
   listCustomerNotes: 'secret';
@@ -351,6 +380,7 @@ export interface OperationAuth {
   listLocations: 'secret';
   listMerchandisingRules: 'secret';
   listMetafieldDefinitions: 'secret';
+  listNavigationMenus: 'secret';
   listOrderFulfillments: 'secret';
   listOrderRefunds: 'secret';
   listOrderReturns: 'secret';
@@ -359,7 +389,9 @@ export interface OperationAuth {
   listPriceListPrices: 'secret';
   listPriceLists: 'secret';
   listProducts: 'publishable';
+  listPurchaseOrders: 'secret';
   listShippingZones: 'secret';
+  listStoreCreditTransactions: 'secret';
   listStoreEvents: 'secret';
   listSuggestionBlocks: 'secret';
   listSynonymGroups: 'secret';
@@ -370,6 +402,8 @@ export interface OperationAuth {
   logoutCustomer: 'publishable';
   lookupShippingRates: 'publishable';
   payOrder: 'secret';
+  placePurchaseOrder: 'secret';
+  receivePurchaseOrder: 'secret';
   receiveReturn: 'secret';
   receiveStripeWebhook: 'none';
   recoverWebhookDeliveries: 'secret';
@@ -419,9 +453,11 @@ export interface OperationAuth {
   updateLocation: 'secret';
   updateMerchandisingRule: 'secret';
   updateMetafieldDefinition: 'secret';
+  updateNavigationMenu: 'secret';
   updatePriceList: 'secret';
   updateProduct: 'secret';
   updateProject: 'platform';
+  updatePurchaseOrder: 'secret';
   updateShippingRate: 'secret';
   updateShippingZone: 'secret';
   updateSynonymGroup: 'secret';
@@ -434,20 +470,23 @@ export interface OperationsByTag {
   'catalog': 'addCollectionProducts' | 'createCollection' | 'createFile' | 'createProduct' | 'createVariant' | 'deleteCollection' | 'deleteProduct' | 'deleteVariant' | 'duplicateProduct' | 'getCollection' | 'getFile' | 'getProduct' | 'getVariant' | 'listCollections' | 'listProducts' | 'removeCollectionProduct' | 'updateCollection' | 'updateProduct' | 'updateVariant';
   'checkouts': 'addCheckoutLines' | 'completeCheckout' | 'createCheckout' | 'createCheckoutFromDraft' | 'getCheckout' | 'listCheckoutShippingRates' | 'receiveStripeWebhook' | 'removeCheckoutLine' | 'updateCheckout' | 'updateCheckoutLine';
   'companies': 'createCompany' | 'createCompanyAddress' | 'createCompanyContact' | 'deleteCompany' | 'deleteCompanyAddress' | 'deleteCompanyContact' | 'getCompany' | 'listCompanies' | 'listCompanyAddresses' | 'listCompanyContacts' | 'updateCompany' | 'updateCompanyAddress' | 'updateCompanyContact';
-  'customer-auth': 'changeCurrentCustomerPassword' | 'createCurrentCustomerAddress' | 'createCurrentCustomerOrderReturn' | 'deleteCurrentCustomerAddress' | 'getCurrentCustomer' | 'getCurrentCustomerAddress' | 'getCurrentCustomerOrder' | 'listCurrentCustomerAddresses' | 'listCurrentCustomerOrders' | 'loginCustomer' | 'logoutCustomer' | 'refreshCustomerToken' | 'registerCustomer' | 'requestPasswordReset' | 'resetPassword' | 'updateCurrentCustomer' | 'updateCurrentCustomerAddress';
+  'customer-auth': 'changeCurrentCustomerPassword' | 'createCurrentCustomerAddress' | 'createCurrentCustomerOrderReturn' | 'deleteCurrentCustomerAddress' | 'getCurrentCustomer' | 'getCurrentCustomerAddress' | 'getCurrentCustomerOrder' | 'getCurrentCustomerStoreCredit' | 'listCurrentCustomerAddresses' | 'listCurrentCustomerOrders' | 'listCurrentCustomerStoreCreditTransactions' | 'loginCustomer' | 'logoutCustomer' | 'refreshCustomerToken' | 'registerCustomer' | 'requestPasswordReset' | 'resetPassword' | 'updateCurrentCustomer' | 'updateCurrentCustomerAddress';
   'customer-groups': 'addCustomerGroupMembers' | 'createCustomerGroup' | 'deleteCustomerGroup' | 'getCustomerGroup' | 'listCustomerGroups' | 'removeCustomerGroupMember' | 'updateCustomerGroup';
   'customers': 'createCustomer' | 'createCustomerAddress' | 'createCustomerNote' | 'deleteCustomer' | 'deleteCustomerAddress' | 'deleteCustomerNote' | 'getCustomer' | 'listCustomerAddresses' | 'listCustomerNotes' | 'listCustomers' | 'updateCustomer' | 'updateCustomerAddress';
   'draft-orders': 'addDraftOrderItems' | 'completeDraftOrder' | 'createDraftOrder' | 'deleteDraftOrder' | 'deleteDraftOrderItem' | 'getDraftOrder' | 'listDraftOrders' | 'sendDraftOrder' | 'updateDraftOrder' | 'updateDraftOrderItem';
   'inventory': 'listVariantInventoryLevels' | 'setInventoryLevel';
   'locations': 'createLocation' | 'deleteLocation' | 'getLocation' | 'listLocations' | 'setDefaultLocation' | 'transferLocationInventory' | 'updateLocation';
   'metafields': 'archiveMetafieldDefinition' | 'createMetafieldDefinition' | 'deleteCollectionMetafield' | 'deleteCustomerMetafield' | 'deleteOrderMetafield' | 'deleteProductMetafield' | 'deleteVariantMetafield' | 'getCollectionMetafields' | 'getCustomerMetafields' | 'getOrderMetafields' | 'getProductMetafields' | 'getVariantMetafields' | 'listMetafieldDefinitions' | 'reorderMetafieldDefinitions' | 'setCollectionMetafield' | 'setCollectionMetafields' | 'setCustomerMetafield' | 'setCustomerMetafields' | 'setOrderMetafield' | 'setOrderMetafields' | 'setProductMetafield' | 'setProductMetafields' | 'setVariantMetafield' | 'setVariantMetafields' | 'updateMetafieldDefinition';
+  'navigation': 'createNavigationMenu' | 'deleteNavigationMenu' | 'getNavigationMenu' | 'listNavigationMenus' | 'updateNavigationMenu';
   'orders': 'cancelOrder' | 'cancelOrderFulfillment' | 'createOrderFulfillment' | 'createOrderRefund' | 'getOrder' | 'getOrderFulfillment' | 'listOrderFulfillments' | 'listOrderRefunds' | 'listOrders' | 'payOrder';
   'platform': 'createApiKey' | 'createProject' | 'getProject' | 'listOutboxEmails' | 'revokeApiKey' | 'updateProject';
   'price-lists': 'createPriceList' | 'deletePriceList' | 'getPriceList' | 'listPriceListPrices' | 'listPriceLists' | 'setPriceListPrices' | 'updatePriceList';
+  'purchase-orders': 'cancelPurchaseOrder' | 'createPurchaseOrder' | 'getPurchaseOrder' | 'listPurchaseOrders' | 'placePurchaseOrder' | 'receivePurchaseOrder' | 'updatePurchaseOrder';
   'returns': 'approveReturn' | 'cancelReturn' | 'closeReturn' | 'createOrderReturn' | 'getReturn' | 'listOrderReturns' | 'receiveReturn' | 'rejectReturn';
   'search': 'blockSuggestion' | 'createMerchandisingRule' | 'createSynonymGroup' | 'deleteMerchandisingRule' | 'deleteSuggestionBlock' | 'deleteSynonymGroup' | 'getMerchandisingRule' | 'getSuggestionBlock' | 'getTopSearchQueries' | 'getZeroResultSearchQueries' | 'listMerchandisingRules' | 'listSuggestionBlocks' | 'listSynonymGroups' | 'searchCatalog' | 'suggestSearch' | 'updateMerchandisingRule' | 'updateSynonymGroup';
   'service': 'getDocs' | 'getDocsAsset' | 'getHealth' | 'getMetrics' | 'getOpenApiJson' | 'getOpenApiYaml' | 'getReadiness';
   'shipping': 'createShippingRate' | 'createShippingZone' | 'deleteShippingRate' | 'deleteShippingZone' | 'getShippingZone' | 'listShippingZones' | 'lookupShippingRates' | 'updateShippingRate' | 'updateShippingZone';
+  'store-credit': 'adjustStoreCredit' | 'getCustomerStoreCredit' | 'issueStoreCredit' | 'listStoreCreditTransactions';
   'store-events': 'getStoreEvent' | 'listStoreEvents';
   'webhooks': 'createWebhook' | 'deleteWebhook' | 'getWebhook' | 'listWebhookDeliveries' | 'listWebhooks' | 'recoverWebhookDeliveries' | 'retryWebhookDelivery' | 'rotateWebhookSecret' | 'sendTestWebhookEvent' | 'updateWebhook';
 }
@@ -503,6 +542,21 @@ export const operationIndex: readonly OperationMeta[] = [
     "method": "POST",
     "path": "/v1/draft-orders/{id}/items",
     "tag": "draft-orders",
+    "auth": "secret",
+    "customerTokenOptional": false,
+    "idempotent": true,
+    "entityTag": false,
+    "ifMatch": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "adjustStoreCredit",
+    "method": "POST",
+    "path": "/v1/customers/{id}/store-credit/adjustments",
+    "tag": "store-credit",
     "auth": "secret",
     "customerTokenOptional": false,
     "idempotent": true,
@@ -578,6 +632,21 @@ export const operationIndex: readonly OperationMeta[] = [
     "method": "POST",
     "path": "/v1/orders/{id}/fulfillments/{fulfillment_id}/cancel",
     "tag": "orders",
+    "auth": "secret",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "entityTag": false,
+    "ifMatch": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "cancelPurchaseOrder",
+    "method": "POST",
+    "path": "/v1/purchase-orders/{id}/cancel",
+    "tag": "purchase-orders",
     "auth": "secret",
     "customerTokenOptional": false,
     "idempotent": false,
@@ -934,6 +1003,21 @@ export const operationIndex: readonly OperationMeta[] = [
     "queryParams": []
   },
   {
+    "operationId": "createNavigationMenu",
+    "method": "POST",
+    "path": "/v1/navigation",
+    "tag": "navigation",
+    "auth": "secret",
+    "customerTokenOptional": false,
+    "idempotent": true,
+    "entityTag": true,
+    "ifMatch": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
     "operationId": "createOrderFulfillment",
     "method": "POST",
     "path": "/v1/orders/{id}/fulfillments",
@@ -1017,6 +1101,21 @@ export const operationIndex: readonly OperationMeta[] = [
     "customerTokenOptional": false,
     "idempotent": true,
     "entityTag": false,
+    "ifMatch": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "createPurchaseOrder",
+    "method": "POST",
+    "path": "/v1/purchase-orders",
+    "tag": "purchase-orders",
+    "auth": "secret",
+    "customerTokenOptional": false,
+    "idempotent": true,
+    "entityTag": true,
     "ifMatch": false,
     "hasBody": true,
     "bodyRequired": true,
@@ -1313,6 +1412,21 @@ export const operationIndex: readonly OperationMeta[] = [
     "method": "DELETE",
     "path": "/v1/search/merchandising/{id}",
     "tag": "search",
+    "auth": "secret",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "entityTag": false,
+    "ifMatch": true,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "deleteNavigationMenu",
+    "method": "DELETE",
+    "path": "/v1/navigation/{id}",
+    "tag": "navigation",
     "auth": "secret",
     "customerTokenOptional": false,
     "idempotent": false,
@@ -1621,6 +1735,21 @@ export const operationIndex: readonly OperationMeta[] = [
     "queryParams": []
   },
   {
+    "operationId": "getCurrentCustomerStoreCredit",
+    "method": "GET",
+    "path": "/v1/me/store-credit",
+    "tag": "customer-auth",
+    "auth": "customer",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "entityTag": false,
+    "ifMatch": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
     "operationId": "getCustomer",
     "method": "GET",
     "path": "/v1/customers/{id}",
@@ -1667,6 +1796,21 @@ export const operationIndex: readonly OperationMeta[] = [
     "method": "GET",
     "path": "/v1/customers/{id}/metafields",
     "tag": "metafields",
+    "auth": "secret",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "entityTag": false,
+    "ifMatch": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "getCustomerStoreCredit",
+    "method": "GET",
+    "path": "/v1/customers/{id}/store-credit",
+    "tag": "store-credit",
     "auth": "secret",
     "customerTokenOptional": false,
     "idempotent": false,
@@ -1797,6 +1941,21 @@ export const operationIndex: readonly OperationMeta[] = [
     "customerTokenOptional": false,
     "idempotent": false,
     "entityTag": false,
+    "ifMatch": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "getNavigationMenu",
+    "method": "GET",
+    "path": "/v1/navigation/{id}",
+    "tag": "navigation",
+    "auth": "publishable",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "entityTag": true,
     "ifMatch": false,
     "hasBody": false,
     "bodyRequired": false,
@@ -1945,6 +2104,21 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/platform/v1/projects/{id}",
     "tag": "platform",
     "auth": "platform",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "entityTag": true,
+    "ifMatch": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "getPurchaseOrder",
+    "method": "GET",
+    "path": "/v1/purchase-orders/{id}",
+    "tag": "purchase-orders",
+    "auth": "secret",
     "customerTokenOptional": false,
     "idempotent": false,
     "entityTag": true,
@@ -2131,6 +2305,21 @@ export const operationIndex: readonly OperationMeta[] = [
     ]
   },
   {
+    "operationId": "issueStoreCredit",
+    "method": "POST",
+    "path": "/v1/customers/{id}/store-credit/credits",
+    "tag": "store-credit",
+    "auth": "secret",
+    "customerTokenOptional": false,
+    "idempotent": true,
+    "entityTag": false,
+    "ifMatch": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
     "operationId": "listCheckoutShippingRates",
     "method": "GET",
     "path": "/v1/checkouts/{id}/shipping-rates",
@@ -2254,6 +2443,24 @@ export const operationIndex: readonly OperationMeta[] = [
     "operationId": "listCurrentCustomerOrders",
     "method": "GET",
     "path": "/v1/me/orders",
+    "tag": "customer-auth",
+    "auth": "customer",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "entityTag": false,
+    "ifMatch": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": [
+      "limit",
+      "cursor"
+    ]
+  },
+  {
+    "operationId": "listCurrentCustomerStoreCreditTransactions",
+    "method": "GET",
+    "path": "/v1/me/store-credit/transactions",
     "tag": "customer-auth",
     "auth": "customer",
     "customerTokenOptional": false,
@@ -2447,6 +2654,26 @@ export const operationIndex: readonly OperationMeta[] = [
     ]
   },
   {
+    "operationId": "listNavigationMenus",
+    "method": "GET",
+    "path": "/v1/navigation",
+    "tag": "navigation",
+    "auth": "secret",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "entityTag": false,
+    "ifMatch": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": [
+      "limit",
+      "cursor",
+      "sort",
+      "order"
+    ]
+  },
+  {
     "operationId": "listOrderFulfillments",
     "method": "GET",
     "path": "/v1/orders/{id}/fulfillments",
@@ -2618,6 +2845,29 @@ export const operationIndex: readonly OperationMeta[] = [
     ]
   },
   {
+    "operationId": "listPurchaseOrders",
+    "method": "GET",
+    "path": "/v1/purchase-orders",
+    "tag": "purchase-orders",
+    "auth": "secret",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "entityTag": false,
+    "ifMatch": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": [
+      "limit",
+      "cursor",
+      "sort",
+      "order",
+      "status",
+      "location_id",
+      "supplier_id"
+    ]
+  },
+  {
     "operationId": "listShippingZones",
     "method": "GET",
     "path": "/v1/shipping/zones",
@@ -2640,6 +2890,24 @@ export const operationIndex: readonly OperationMeta[] = [
       "order",
       "expand",
       "fields"
+    ]
+  },
+  {
+    "operationId": "listStoreCreditTransactions",
+    "method": "GET",
+    "path": "/v1/customers/{id}/store-credit/transactions",
+    "tag": "store-credit",
+    "auth": "secret",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "entityTag": false,
+    "ifMatch": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": [
+      "limit",
+      "cursor"
     ]
   },
   {
@@ -2821,6 +3089,36 @@ export const operationIndex: readonly OperationMeta[] = [
     "ifMatch": false,
     "hasBody": false,
     "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "placePurchaseOrder",
+    "method": "POST",
+    "path": "/v1/purchase-orders/{id}/order",
+    "tag": "purchase-orders",
+    "auth": "secret",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "entityTag": false,
+    "ifMatch": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "receivePurchaseOrder",
+    "method": "POST",
+    "path": "/v1/purchase-orders/{id}/receive",
+    "tag": "purchase-orders",
+    "auth": "secret",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "entityTag": false,
+    "ifMatch": false,
+    "hasBody": true,
+    "bodyRequired": true,
     "arrayQuery": [],
     "queryParams": []
   },
@@ -3579,6 +3877,21 @@ export const operationIndex: readonly OperationMeta[] = [
     "queryParams": []
   },
   {
+    "operationId": "updateNavigationMenu",
+    "method": "PATCH",
+    "path": "/v1/navigation/{id}",
+    "tag": "navigation",
+    "auth": "secret",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "entityTag": true,
+    "ifMatch": true,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
     "operationId": "updatePriceList",
     "method": "PATCH",
     "path": "/v1/price-lists/{id}",
@@ -3614,6 +3927,21 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/platform/v1/projects/{id}",
     "tag": "platform",
     "auth": "platform",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "entityTag": true,
+    "ifMatch": true,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "updatePurchaseOrder",
+    "method": "PATCH",
+    "path": "/v1/purchase-orders/{id}",
+    "tag": "purchase-orders",
+    "auth": "secret",
     "customerTokenOptional": false,
     "idempotent": false,
     "entityTag": true,

@@ -1,38 +1,17 @@
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { describe, expect, test } from '@jest/globals';
 import { createProduct } from '../../factories/catalog.factory.js';
 import { addItems, createDraftOrder } from '../../factories/draft-order.factory.js';
-import { createProject, type CreatedProject } from '../../factories/project.factory.js';
-import { createTestDatabase } from '../../setup/database.js';
-import { startPgBouncer, type RunningPgBouncer } from '../../setup/pgbouncer.js';
+import { usePooledApps } from '../../setup/pooled-apps.js';
 import { byId } from '../../setup/requests.js';
-import { startTestApp, type TestApp } from '../../setup/test-app.js';
 
 // Two app processes on one database through PgBouncer in transaction mode with a small server pool, as
 // tests/integration/checkout/pgbouncer.test.ts runs them: return requests of one order queue on its row lock.
 
-let bouncer: RunningPgBouncer;
-let database: Awaited<ReturnType<typeof createTestDatabase>>;
-let a: TestApp;
-let b: TestApp;
-let store: CreatedProject;
-beforeAll(async () => {
-  database = await createTestDatabase();
-  bouncer = await startPgBouncer(process.env.TEST_ADMIN_URL!, { poolSize: 3 });
-  const pooled = bouncer.url(database.directUrl);
-  const config = { databaseUrl: pooled, databaseDirectUrl: database.directUrl };
-  a = await startTestApp({ databaseUrl: pooled, config });
-  b = await startTestApp({ databaseUrl: pooled, config });
-  store = await createProject(a, { currency: 'EUR' });
-}, 60_000);
-afterAll(async () => {
-  await b?.close();
-  await a?.close();
-  await bouncer?.stop();
-  await database?.drop();
-});
+const pooled = usePooledApps({ currency: 'EUR' });
 
 describe('createOrderReturn behind PgBouncer, two processes', () => {
   test('10 concurrent return requests of one unit each for 3 shipped units: exactly 3 are recorded', async () => {
+    const { a, b, store } = pooled;
     const api = a.client(store.keys.secret_test.token);
     const location = store.project.default_location_id;
     const product = await createProduct(api, { variants: [{ title: 'Only', price: 2500 }] });

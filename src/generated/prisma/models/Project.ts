@@ -447,6 +447,8 @@ export type ProjectWhereInput = {
   shippingZones?: Prisma.ShippingZoneListRelationFilter
   shippingRates?: Prisma.ShippingRateListRelationFilter
   checkouts?: Prisma.CheckoutListRelationFilter
+  purchaseOrders?: Prisma.PurchaseOrderListRelationFilter
+  navigationMenus?: Prisma.NavigationMenuListRelationFilter
   webhookSubscriptions?: Prisma.WebhookSubscriptionListRelationFilter
   webhookEvents?: Prisma.WebhookEventListRelationFilter
 }
@@ -503,6 +505,8 @@ export type ProjectOrderByWithRelationInput = {
   shippingZones?: Prisma.ShippingZoneOrderByRelationAggregateInput
   shippingRates?: Prisma.ShippingRateOrderByRelationAggregateInput
   checkouts?: Prisma.CheckoutOrderByRelationAggregateInput
+  purchaseOrders?: Prisma.PurchaseOrderOrderByRelationAggregateInput
+  navigationMenus?: Prisma.NavigationMenuOrderByRelationAggregateInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionOrderByRelationAggregateInput
   webhookEvents?: Prisma.WebhookEventOrderByRelationAggregateInput
 }
@@ -562,6 +566,8 @@ export type ProjectWhereUniqueInput = Prisma.AtLeast<{
   shippingZones?: Prisma.ShippingZoneListRelationFilter
   shippingRates?: Prisma.ShippingRateListRelationFilter
   checkouts?: Prisma.CheckoutListRelationFilter
+  purchaseOrders?: Prisma.PurchaseOrderListRelationFilter
+  navigationMenus?: Prisma.NavigationMenuListRelationFilter
   webhookSubscriptions?: Prisma.WebhookSubscriptionListRelationFilter
   webhookEvents?: Prisma.WebhookEventListRelationFilter
 }, "id">
@@ -688,6 +694,8 @@ export type ProjectCreateInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -744,6 +752,8 @@ export type ProjectUncheckedCreateInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -800,6 +810,8 @@ export type ProjectUpdateInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -856,6 +868,8 @@ export type ProjectUncheckedUpdateInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -1470,6 +1484,34 @@ export type ProjectUpdateOneRequiredWithoutCheckoutsNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.ProjectUpdateToOneWithWhereWithoutCheckoutsInput, Prisma.ProjectUpdateWithoutCheckoutsInput>, Prisma.ProjectUncheckedUpdateWithoutCheckoutsInput>
 }
 
+export type ProjectCreateNestedOneWithoutPurchaseOrdersInput = {
+  create?: Prisma.XOR<Prisma.ProjectCreateWithoutPurchaseOrdersInput, Prisma.ProjectUncheckedCreateWithoutPurchaseOrdersInput>
+  connectOrCreate?: Prisma.ProjectCreateOrConnectWithoutPurchaseOrdersInput
+  connect?: Prisma.ProjectWhereUniqueInput
+}
+
+export type ProjectUpdateOneRequiredWithoutPurchaseOrdersNestedInput = {
+  create?: Prisma.XOR<Prisma.ProjectCreateWithoutPurchaseOrdersInput, Prisma.ProjectUncheckedCreateWithoutPurchaseOrdersInput>
+  connectOrCreate?: Prisma.ProjectCreateOrConnectWithoutPurchaseOrdersInput
+  upsert?: Prisma.ProjectUpsertWithoutPurchaseOrdersInput
+  connect?: Prisma.ProjectWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.ProjectUpdateToOneWithWhereWithoutPurchaseOrdersInput, Prisma.ProjectUpdateWithoutPurchaseOrdersInput>, Prisma.ProjectUncheckedUpdateWithoutPurchaseOrdersInput>
+}
+
+export type ProjectCreateNestedOneWithoutNavigationMenusInput = {
+  create?: Prisma.XOR<Prisma.ProjectCreateWithoutNavigationMenusInput, Prisma.ProjectUncheckedCreateWithoutNavigationMenusInput>
+  connectOrCreate?: Prisma.ProjectCreateOrConnectWithoutNavigationMenusInput
+  connect?: Prisma.ProjectWhereUniqueInput
+}
+
+export type ProjectUpdateOneRequiredWithoutNavigationMenusNestedInput = {
+  create?: Prisma.XOR<Prisma.ProjectCreateWithoutNavigationMenusInput, Prisma.ProjectUncheckedCreateWithoutNavigationMenusInput>
+  connectOrCreate?: Prisma.ProjectCreateOrConnectWithoutNavigationMenusInput
+  upsert?: Prisma.ProjectUpsertWithoutNavigationMenusInput
+  connect?: Prisma.ProjectWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.ProjectUpdateToOneWithWhereWithoutNavigationMenusInput, Prisma.ProjectUpdateWithoutNavigationMenusInput>, Prisma.ProjectUncheckedUpdateWithoutNavigationMenusInput>
+}
+
 export type ProjectCreateWithoutRateWindowsInput = {
   id: string
   name: string
@@ -1521,6 +1563,8 @@ export type ProjectCreateWithoutRateWindowsInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -1576,6 +1620,8 @@ export type ProjectUncheckedCreateWithoutRateWindowsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -1647,6 +1693,8 @@ export type ProjectUpdateWithoutRateWindowsInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -1702,6 +1750,8 @@ export type ProjectUncheckedUpdateWithoutRateWindowsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -1757,6 +1807,8 @@ export type ProjectCreateWithoutUsageWarningsInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -1812,6 +1864,8 @@ export type ProjectUncheckedCreateWithoutUsageWarningsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -1883,6 +1937,8 @@ export type ProjectUpdateWithoutUsageWarningsInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -1938,6 +1994,8 @@ export type ProjectUncheckedUpdateWithoutUsageWarningsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -1993,6 +2051,8 @@ export type ProjectCreateWithoutApiKeysInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -2048,6 +2108,8 @@ export type ProjectUncheckedCreateWithoutApiKeysInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -2119,6 +2181,8 @@ export type ProjectUpdateWithoutApiKeysInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -2174,6 +2238,8 @@ export type ProjectUncheckedUpdateWithoutApiKeysInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -2229,6 +2295,8 @@ export type ProjectCreateWithoutLocationsInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -2284,6 +2352,8 @@ export type ProjectUncheckedCreateWithoutLocationsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -2355,6 +2425,8 @@ export type ProjectUpdateWithoutLocationsInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -2410,6 +2482,8 @@ export type ProjectUncheckedUpdateWithoutLocationsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -2465,6 +2539,8 @@ export type ProjectCreateWithoutStoreEventsInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -2520,6 +2596,8 @@ export type ProjectUncheckedCreateWithoutStoreEventsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -2591,6 +2669,8 @@ export type ProjectUpdateWithoutStoreEventsInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -2646,6 +2726,8 @@ export type ProjectUncheckedUpdateWithoutStoreEventsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -2701,6 +2783,8 @@ export type ProjectCreateWithoutOutboxEmailsInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -2756,6 +2840,8 @@ export type ProjectUncheckedCreateWithoutOutboxEmailsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -2827,6 +2913,8 @@ export type ProjectUpdateWithoutOutboxEmailsInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -2882,6 +2970,8 @@ export type ProjectUncheckedUpdateWithoutOutboxEmailsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -2937,6 +3027,8 @@ export type ProjectCreateWithoutCustomersInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -2992,6 +3084,8 @@ export type ProjectUncheckedCreateWithoutCustomersInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -3063,6 +3157,8 @@ export type ProjectUpdateWithoutCustomersInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -3118,6 +3214,8 @@ export type ProjectUncheckedUpdateWithoutCustomersInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -3173,6 +3271,8 @@ export type ProjectCreateWithoutProductsInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -3228,6 +3328,8 @@ export type ProjectUncheckedCreateWithoutProductsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -3299,6 +3401,8 @@ export type ProjectUpdateWithoutProductsInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -3354,6 +3458,8 @@ export type ProjectUncheckedUpdateWithoutProductsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -3409,6 +3515,8 @@ export type ProjectCreateWithoutCollectionsInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -3464,6 +3572,8 @@ export type ProjectUncheckedCreateWithoutCollectionsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -3535,6 +3645,8 @@ export type ProjectUpdateWithoutCollectionsInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -3590,6 +3702,8 @@ export type ProjectUncheckedUpdateWithoutCollectionsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -3645,6 +3759,8 @@ export type ProjectCreateWithoutFilesInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -3700,6 +3816,8 @@ export type ProjectUncheckedCreateWithoutFilesInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -3771,6 +3889,8 @@ export type ProjectUpdateWithoutFilesInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -3826,6 +3946,8 @@ export type ProjectUncheckedUpdateWithoutFilesInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -3882,6 +4004,8 @@ export type ProjectCreateWithoutWebhookSubscriptionsInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
 
@@ -3937,6 +4061,8 @@ export type ProjectUncheckedCreateWithoutWebhookSubscriptionsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
 
@@ -4008,6 +4134,8 @@ export type ProjectUpdateWithoutWebhookSubscriptionsInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
 
@@ -4063,6 +4191,8 @@ export type ProjectUncheckedUpdateWithoutWebhookSubscriptionsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
 
@@ -4118,6 +4248,8 @@ export type ProjectCreateWithoutWebhookEventsInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
 }
 
@@ -4173,6 +4305,8 @@ export type ProjectUncheckedCreateWithoutWebhookEventsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
 }
 
@@ -4244,6 +4378,8 @@ export type ProjectUpdateWithoutWebhookEventsInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
 }
 
@@ -4299,6 +4435,8 @@ export type ProjectUncheckedUpdateWithoutWebhookEventsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
 }
 
@@ -4353,6 +4491,8 @@ export type ProjectCreateWithoutCountersInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -4408,6 +4548,8 @@ export type ProjectUncheckedCreateWithoutCountersInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -4479,6 +4621,8 @@ export type ProjectUpdateWithoutCountersInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -4534,6 +4678,8 @@ export type ProjectUncheckedUpdateWithoutCountersInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -4589,6 +4735,8 @@ export type ProjectCreateWithoutDraftOrdersInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -4644,6 +4792,8 @@ export type ProjectUncheckedCreateWithoutDraftOrdersInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -4715,6 +4865,8 @@ export type ProjectUpdateWithoutDraftOrdersInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -4770,6 +4922,8 @@ export type ProjectUncheckedUpdateWithoutDraftOrdersInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -4825,6 +4979,8 @@ export type ProjectCreateWithoutOrdersInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -4880,6 +5036,8 @@ export type ProjectUncheckedCreateWithoutOrdersInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -4951,6 +5109,8 @@ export type ProjectUpdateWithoutOrdersInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -5006,6 +5166,8 @@ export type ProjectUncheckedUpdateWithoutOrdersInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -5061,6 +5223,8 @@ export type ProjectCreateWithoutShippingZonesInput = {
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -5116,6 +5280,8 @@ export type ProjectUncheckedCreateWithoutShippingZonesInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -5187,6 +5353,8 @@ export type ProjectUpdateWithoutShippingZonesInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -5242,6 +5410,8 @@ export type ProjectUncheckedUpdateWithoutShippingZonesInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -5297,6 +5467,8 @@ export type ProjectCreateWithoutShippingRatesInput = {
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -5352,6 +5524,8 @@ export type ProjectUncheckedCreateWithoutShippingRatesInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -5423,6 +5597,8 @@ export type ProjectUpdateWithoutShippingRatesInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -5478,6 +5654,8 @@ export type ProjectUncheckedUpdateWithoutShippingRatesInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -5533,6 +5711,8 @@ export type ProjectCreateWithoutMetafieldDefinitionsInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -5588,6 +5768,8 @@ export type ProjectUncheckedCreateWithoutMetafieldDefinitionsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -5659,6 +5841,8 @@ export type ProjectUpdateWithoutMetafieldDefinitionsInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -5714,6 +5898,8 @@ export type ProjectUncheckedUpdateWithoutMetafieldDefinitionsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -5769,6 +5955,8 @@ export type ProjectCreateWithoutCustomerGroupsInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -5824,6 +6012,8 @@ export type ProjectUncheckedCreateWithoutCustomerGroupsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -5895,6 +6085,8 @@ export type ProjectUpdateWithoutCustomerGroupsInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -5950,6 +6142,8 @@ export type ProjectUncheckedUpdateWithoutCustomerGroupsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -6005,6 +6199,8 @@ export type ProjectCreateWithoutCompaniesInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -6060,6 +6256,8 @@ export type ProjectUncheckedCreateWithoutCompaniesInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -6131,6 +6329,8 @@ export type ProjectUpdateWithoutCompaniesInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -6186,6 +6386,8 @@ export type ProjectUncheckedUpdateWithoutCompaniesInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -6241,6 +6443,8 @@ export type ProjectCreateWithoutPriceListsInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -6296,6 +6500,8 @@ export type ProjectUncheckedCreateWithoutPriceListsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -6367,6 +6573,8 @@ export type ProjectUpdateWithoutPriceListsInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -6422,6 +6630,8 @@ export type ProjectUncheckedUpdateWithoutPriceListsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -6477,6 +6687,8 @@ export type ProjectCreateWithoutSearchSynonymsInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -6532,6 +6744,8 @@ export type ProjectUncheckedCreateWithoutSearchSynonymsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -6603,6 +6817,8 @@ export type ProjectUpdateWithoutSearchSynonymsInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -6658,6 +6874,8 @@ export type ProjectUncheckedUpdateWithoutSearchSynonymsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -6713,6 +6931,8 @@ export type ProjectCreateWithoutMerchandisingRulesInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -6768,6 +6988,8 @@ export type ProjectUncheckedCreateWithoutMerchandisingRulesInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -6839,6 +7061,8 @@ export type ProjectUpdateWithoutMerchandisingRulesInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -6894,6 +7118,8 @@ export type ProjectUncheckedUpdateWithoutMerchandisingRulesInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -6949,6 +7175,8 @@ export type ProjectCreateWithoutSuggestionBlocksInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -7004,6 +7232,8 @@ export type ProjectUncheckedCreateWithoutSuggestionBlocksInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -7075,6 +7305,8 @@ export type ProjectUpdateWithoutSuggestionBlocksInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -7130,6 +7362,8 @@ export type ProjectUncheckedUpdateWithoutSuggestionBlocksInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -7185,6 +7419,8 @@ export type ProjectCreateWithoutCheckoutsInput = {
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -7240,6 +7476,8 @@ export type ProjectUncheckedCreateWithoutCheckoutsInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -7311,6 +7549,8 @@ export type ProjectUpdateWithoutCheckoutsInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -7366,6 +7606,496 @@ export type ProjectUncheckedUpdateWithoutCheckoutsInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
+  webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
+  webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
+}
+
+export type ProjectCreateWithoutPurchaseOrdersInput = {
+  id: string
+  name: string
+  domain?: string | null
+  domainVerified?: boolean
+  extensions?: Prisma.ProjectCreateextensionsInput | string[]
+  plan?: string
+  currency?: string
+  locale?: string
+  tax: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: boolean
+  rateLimitPerMinute?: number
+  monthlyQuota?: number
+  storefrontRateLimitPerMinute?: number | null
+  authAttemptsPerIpPerMinute?: number
+  authAttemptsPerEmailPerMinute?: number
+  storefrontClientSharePercent?: number
+  contactEmail?: string | null
+  reservationMinutes?: number
+  checkoutReservationMinutes?: number
+  paymentProvider?: string
+  stripeSecretKey?: string | null
+  stripeWebhookSecret?: string | null
+  checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
+  signingSecret: string
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  apiKeys?: Prisma.ApiKeyCreateNestedManyWithoutProjectInput
+  locations?: Prisma.LocationCreateNestedManyWithoutProjectInput
+  customers?: Prisma.CustomerCreateNestedManyWithoutProjectInput
+  products?: Prisma.ProductCreateNestedManyWithoutProjectInput
+  collections?: Prisma.CollectionCreateNestedManyWithoutProjectInput
+  files?: Prisma.FileCreateNestedManyWithoutProjectInput
+  storeEvents?: Prisma.StoreEventCreateNestedManyWithoutProjectInput
+  outboxEmails?: Prisma.OutboxEmailCreateNestedManyWithoutProjectInput
+  counters?: Prisma.ProjectCounterCreateNestedManyWithoutProjectInput
+  draftOrders?: Prisma.DraftOrderCreateNestedManyWithoutProjectInput
+  orders?: Prisma.OrderCreateNestedManyWithoutProjectInput
+  rateWindows?: Prisma.RateWindowCreateNestedManyWithoutProjectInput
+  usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionCreateNestedManyWithoutProjectInput
+  customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
+  companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
+  priceLists?: Prisma.PriceListCreateNestedManyWithoutProjectInput
+  searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockCreateNestedManyWithoutProjectInput
+  merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
+  shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
+  shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
+  checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
+  webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
+  webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
+}
+
+export type ProjectUncheckedCreateWithoutPurchaseOrdersInput = {
+  id: string
+  name: string
+  domain?: string | null
+  domainVerified?: boolean
+  extensions?: Prisma.ProjectCreateextensionsInput | string[]
+  plan?: string
+  currency?: string
+  locale?: string
+  tax: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: boolean
+  rateLimitPerMinute?: number
+  monthlyQuota?: number
+  storefrontRateLimitPerMinute?: number | null
+  authAttemptsPerIpPerMinute?: number
+  authAttemptsPerEmailPerMinute?: number
+  storefrontClientSharePercent?: number
+  contactEmail?: string | null
+  reservationMinutes?: number
+  checkoutReservationMinutes?: number
+  paymentProvider?: string
+  stripeSecretKey?: string | null
+  stripeWebhookSecret?: string | null
+  checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
+  signingSecret: string
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  apiKeys?: Prisma.ApiKeyUncheckedCreateNestedManyWithoutProjectInput
+  locations?: Prisma.LocationUncheckedCreateNestedManyWithoutProjectInput
+  customers?: Prisma.CustomerUncheckedCreateNestedManyWithoutProjectInput
+  products?: Prisma.ProductUncheckedCreateNestedManyWithoutProjectInput
+  collections?: Prisma.CollectionUncheckedCreateNestedManyWithoutProjectInput
+  files?: Prisma.FileUncheckedCreateNestedManyWithoutProjectInput
+  storeEvents?: Prisma.StoreEventUncheckedCreateNestedManyWithoutProjectInput
+  outboxEmails?: Prisma.OutboxEmailUncheckedCreateNestedManyWithoutProjectInput
+  counters?: Prisma.ProjectCounterUncheckedCreateNestedManyWithoutProjectInput
+  draftOrders?: Prisma.DraftOrderUncheckedCreateNestedManyWithoutProjectInput
+  orders?: Prisma.OrderUncheckedCreateNestedManyWithoutProjectInput
+  rateWindows?: Prisma.RateWindowUncheckedCreateNestedManyWithoutProjectInput
+  usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedCreateNestedManyWithoutProjectInput
+  customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
+  companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
+  priceLists?: Prisma.PriceListUncheckedCreateNestedManyWithoutProjectInput
+  searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedCreateNestedManyWithoutProjectInput
+  merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
+  shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
+  shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
+  checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
+  webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
+  webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
+}
+
+export type ProjectCreateOrConnectWithoutPurchaseOrdersInput = {
+  where: Prisma.ProjectWhereUniqueInput
+  create: Prisma.XOR<Prisma.ProjectCreateWithoutPurchaseOrdersInput, Prisma.ProjectUncheckedCreateWithoutPurchaseOrdersInput>
+}
+
+export type ProjectUpsertWithoutPurchaseOrdersInput = {
+  update: Prisma.XOR<Prisma.ProjectUpdateWithoutPurchaseOrdersInput, Prisma.ProjectUncheckedUpdateWithoutPurchaseOrdersInput>
+  create: Prisma.XOR<Prisma.ProjectCreateWithoutPurchaseOrdersInput, Prisma.ProjectUncheckedCreateWithoutPurchaseOrdersInput>
+  where?: Prisma.ProjectWhereInput
+}
+
+export type ProjectUpdateToOneWithWhereWithoutPurchaseOrdersInput = {
+  where?: Prisma.ProjectWhereInput
+  data: Prisma.XOR<Prisma.ProjectUpdateWithoutPurchaseOrdersInput, Prisma.ProjectUncheckedUpdateWithoutPurchaseOrdersInput>
+}
+
+export type ProjectUpdateWithoutPurchaseOrdersInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  domain?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  domainVerified?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  extensions?: Prisma.ProjectUpdateextensionsInput | string[]
+  plan?: Prisma.StringFieldUpdateOperationsInput | string
+  currency?: Prisma.StringFieldUpdateOperationsInput | string
+  locale?: Prisma.StringFieldUpdateOperationsInput | string
+  tax?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
+  signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  apiKeys?: Prisma.ApiKeyUpdateManyWithoutProjectNestedInput
+  locations?: Prisma.LocationUpdateManyWithoutProjectNestedInput
+  customers?: Prisma.CustomerUpdateManyWithoutProjectNestedInput
+  products?: Prisma.ProductUpdateManyWithoutProjectNestedInput
+  collections?: Prisma.CollectionUpdateManyWithoutProjectNestedInput
+  files?: Prisma.FileUpdateManyWithoutProjectNestedInput
+  storeEvents?: Prisma.StoreEventUpdateManyWithoutProjectNestedInput
+  outboxEmails?: Prisma.OutboxEmailUpdateManyWithoutProjectNestedInput
+  counters?: Prisma.ProjectCounterUpdateManyWithoutProjectNestedInput
+  draftOrders?: Prisma.DraftOrderUpdateManyWithoutProjectNestedInput
+  orders?: Prisma.OrderUpdateManyWithoutProjectNestedInput
+  rateWindows?: Prisma.RateWindowUpdateManyWithoutProjectNestedInput
+  usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionUpdateManyWithoutProjectNestedInput
+  customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
+  companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
+  priceLists?: Prisma.PriceListUpdateManyWithoutProjectNestedInput
+  searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUpdateManyWithoutProjectNestedInput
+  merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
+  shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
+  shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
+  checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
+  webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
+  webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
+}
+
+export type ProjectUncheckedUpdateWithoutPurchaseOrdersInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  domain?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  domainVerified?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  extensions?: Prisma.ProjectUpdateextensionsInput | string[]
+  plan?: Prisma.StringFieldUpdateOperationsInput | string
+  currency?: Prisma.StringFieldUpdateOperationsInput | string
+  locale?: Prisma.StringFieldUpdateOperationsInput | string
+  tax?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
+  signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  apiKeys?: Prisma.ApiKeyUncheckedUpdateManyWithoutProjectNestedInput
+  locations?: Prisma.LocationUncheckedUpdateManyWithoutProjectNestedInput
+  customers?: Prisma.CustomerUncheckedUpdateManyWithoutProjectNestedInput
+  products?: Prisma.ProductUncheckedUpdateManyWithoutProjectNestedInput
+  collections?: Prisma.CollectionUncheckedUpdateManyWithoutProjectNestedInput
+  files?: Prisma.FileUncheckedUpdateManyWithoutProjectNestedInput
+  storeEvents?: Prisma.StoreEventUncheckedUpdateManyWithoutProjectNestedInput
+  outboxEmails?: Prisma.OutboxEmailUncheckedUpdateManyWithoutProjectNestedInput
+  counters?: Prisma.ProjectCounterUncheckedUpdateManyWithoutProjectNestedInput
+  draftOrders?: Prisma.DraftOrderUncheckedUpdateManyWithoutProjectNestedInput
+  orders?: Prisma.OrderUncheckedUpdateManyWithoutProjectNestedInput
+  rateWindows?: Prisma.RateWindowUncheckedUpdateManyWithoutProjectNestedInput
+  usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedUpdateManyWithoutProjectNestedInput
+  customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
+  companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
+  priceLists?: Prisma.PriceListUncheckedUpdateManyWithoutProjectNestedInput
+  searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedUpdateManyWithoutProjectNestedInput
+  merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
+  shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
+  shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
+  checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
+  webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
+  webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
+}
+
+export type ProjectCreateWithoutNavigationMenusInput = {
+  id: string
+  name: string
+  domain?: string | null
+  domainVerified?: boolean
+  extensions?: Prisma.ProjectCreateextensionsInput | string[]
+  plan?: string
+  currency?: string
+  locale?: string
+  tax: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: boolean
+  rateLimitPerMinute?: number
+  monthlyQuota?: number
+  storefrontRateLimitPerMinute?: number | null
+  authAttemptsPerIpPerMinute?: number
+  authAttemptsPerEmailPerMinute?: number
+  storefrontClientSharePercent?: number
+  contactEmail?: string | null
+  reservationMinutes?: number
+  checkoutReservationMinutes?: number
+  paymentProvider?: string
+  stripeSecretKey?: string | null
+  stripeWebhookSecret?: string | null
+  checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
+  signingSecret: string
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  apiKeys?: Prisma.ApiKeyCreateNestedManyWithoutProjectInput
+  locations?: Prisma.LocationCreateNestedManyWithoutProjectInput
+  customers?: Prisma.CustomerCreateNestedManyWithoutProjectInput
+  products?: Prisma.ProductCreateNestedManyWithoutProjectInput
+  collections?: Prisma.CollectionCreateNestedManyWithoutProjectInput
+  files?: Prisma.FileCreateNestedManyWithoutProjectInput
+  storeEvents?: Prisma.StoreEventCreateNestedManyWithoutProjectInput
+  outboxEmails?: Prisma.OutboxEmailCreateNestedManyWithoutProjectInput
+  counters?: Prisma.ProjectCounterCreateNestedManyWithoutProjectInput
+  draftOrders?: Prisma.DraftOrderCreateNestedManyWithoutProjectInput
+  orders?: Prisma.OrderCreateNestedManyWithoutProjectInput
+  rateWindows?: Prisma.RateWindowCreateNestedManyWithoutProjectInput
+  usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionCreateNestedManyWithoutProjectInput
+  customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
+  companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
+  priceLists?: Prisma.PriceListCreateNestedManyWithoutProjectInput
+  searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockCreateNestedManyWithoutProjectInput
+  merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
+  shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
+  shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
+  checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
+  webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
+  webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
+}
+
+export type ProjectUncheckedCreateWithoutNavigationMenusInput = {
+  id: string
+  name: string
+  domain?: string | null
+  domainVerified?: boolean
+  extensions?: Prisma.ProjectCreateextensionsInput | string[]
+  plan?: string
+  currency?: string
+  locale?: string
+  tax: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: boolean
+  rateLimitPerMinute?: number
+  monthlyQuota?: number
+  storefrontRateLimitPerMinute?: number | null
+  authAttemptsPerIpPerMinute?: number
+  authAttemptsPerEmailPerMinute?: number
+  storefrontClientSharePercent?: number
+  contactEmail?: string | null
+  reservationMinutes?: number
+  checkoutReservationMinutes?: number
+  paymentProvider?: string
+  stripeSecretKey?: string | null
+  stripeWebhookSecret?: string | null
+  checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
+  signingSecret: string
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  apiKeys?: Prisma.ApiKeyUncheckedCreateNestedManyWithoutProjectInput
+  locations?: Prisma.LocationUncheckedCreateNestedManyWithoutProjectInput
+  customers?: Prisma.CustomerUncheckedCreateNestedManyWithoutProjectInput
+  products?: Prisma.ProductUncheckedCreateNestedManyWithoutProjectInput
+  collections?: Prisma.CollectionUncheckedCreateNestedManyWithoutProjectInput
+  files?: Prisma.FileUncheckedCreateNestedManyWithoutProjectInput
+  storeEvents?: Prisma.StoreEventUncheckedCreateNestedManyWithoutProjectInput
+  outboxEmails?: Prisma.OutboxEmailUncheckedCreateNestedManyWithoutProjectInput
+  counters?: Prisma.ProjectCounterUncheckedCreateNestedManyWithoutProjectInput
+  draftOrders?: Prisma.DraftOrderUncheckedCreateNestedManyWithoutProjectInput
+  orders?: Prisma.OrderUncheckedCreateNestedManyWithoutProjectInput
+  rateWindows?: Prisma.RateWindowUncheckedCreateNestedManyWithoutProjectInput
+  usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedCreateNestedManyWithoutProjectInput
+  customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
+  companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
+  priceLists?: Prisma.PriceListUncheckedCreateNestedManyWithoutProjectInput
+  searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedCreateNestedManyWithoutProjectInput
+  merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
+  shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
+  shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
+  checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
+  webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
+  webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
+}
+
+export type ProjectCreateOrConnectWithoutNavigationMenusInput = {
+  where: Prisma.ProjectWhereUniqueInput
+  create: Prisma.XOR<Prisma.ProjectCreateWithoutNavigationMenusInput, Prisma.ProjectUncheckedCreateWithoutNavigationMenusInput>
+}
+
+export type ProjectUpsertWithoutNavigationMenusInput = {
+  update: Prisma.XOR<Prisma.ProjectUpdateWithoutNavigationMenusInput, Prisma.ProjectUncheckedUpdateWithoutNavigationMenusInput>
+  create: Prisma.XOR<Prisma.ProjectCreateWithoutNavigationMenusInput, Prisma.ProjectUncheckedCreateWithoutNavigationMenusInput>
+  where?: Prisma.ProjectWhereInput
+}
+
+export type ProjectUpdateToOneWithWhereWithoutNavigationMenusInput = {
+  where?: Prisma.ProjectWhereInput
+  data: Prisma.XOR<Prisma.ProjectUpdateWithoutNavigationMenusInput, Prisma.ProjectUncheckedUpdateWithoutNavigationMenusInput>
+}
+
+export type ProjectUpdateWithoutNavigationMenusInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  domain?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  domainVerified?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  extensions?: Prisma.ProjectUpdateextensionsInput | string[]
+  plan?: Prisma.StringFieldUpdateOperationsInput | string
+  currency?: Prisma.StringFieldUpdateOperationsInput | string
+  locale?: Prisma.StringFieldUpdateOperationsInput | string
+  tax?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
+  signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  apiKeys?: Prisma.ApiKeyUpdateManyWithoutProjectNestedInput
+  locations?: Prisma.LocationUpdateManyWithoutProjectNestedInput
+  customers?: Prisma.CustomerUpdateManyWithoutProjectNestedInput
+  products?: Prisma.ProductUpdateManyWithoutProjectNestedInput
+  collections?: Prisma.CollectionUpdateManyWithoutProjectNestedInput
+  files?: Prisma.FileUpdateManyWithoutProjectNestedInput
+  storeEvents?: Prisma.StoreEventUpdateManyWithoutProjectNestedInput
+  outboxEmails?: Prisma.OutboxEmailUpdateManyWithoutProjectNestedInput
+  counters?: Prisma.ProjectCounterUpdateManyWithoutProjectNestedInput
+  draftOrders?: Prisma.DraftOrderUpdateManyWithoutProjectNestedInput
+  orders?: Prisma.OrderUpdateManyWithoutProjectNestedInput
+  rateWindows?: Prisma.RateWindowUpdateManyWithoutProjectNestedInput
+  usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionUpdateManyWithoutProjectNestedInput
+  customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
+  companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
+  priceLists?: Prisma.PriceListUpdateManyWithoutProjectNestedInput
+  searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUpdateManyWithoutProjectNestedInput
+  merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
+  shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
+  shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
+  checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
+  webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
+  webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
+}
+
+export type ProjectUncheckedUpdateWithoutNavigationMenusInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  domain?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  domainVerified?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  extensions?: Prisma.ProjectUpdateextensionsInput | string[]
+  plan?: Prisma.StringFieldUpdateOperationsInput | string
+  currency?: Prisma.StringFieldUpdateOperationsInput | string
+  locale?: Prisma.StringFieldUpdateOperationsInput | string
+  tax?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
+  signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  apiKeys?: Prisma.ApiKeyUncheckedUpdateManyWithoutProjectNestedInput
+  locations?: Prisma.LocationUncheckedUpdateManyWithoutProjectNestedInput
+  customers?: Prisma.CustomerUncheckedUpdateManyWithoutProjectNestedInput
+  products?: Prisma.ProductUncheckedUpdateManyWithoutProjectNestedInput
+  collections?: Prisma.CollectionUncheckedUpdateManyWithoutProjectNestedInput
+  files?: Prisma.FileUncheckedUpdateManyWithoutProjectNestedInput
+  storeEvents?: Prisma.StoreEventUncheckedUpdateManyWithoutProjectNestedInput
+  outboxEmails?: Prisma.OutboxEmailUncheckedUpdateManyWithoutProjectNestedInput
+  counters?: Prisma.ProjectCounterUncheckedUpdateManyWithoutProjectNestedInput
+  draftOrders?: Prisma.DraftOrderUncheckedUpdateManyWithoutProjectNestedInput
+  orders?: Prisma.OrderUncheckedUpdateManyWithoutProjectNestedInput
+  rateWindows?: Prisma.RateWindowUncheckedUpdateManyWithoutProjectNestedInput
+  usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedUpdateManyWithoutProjectNestedInput
+  customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
+  companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
+  priceLists?: Prisma.PriceListUncheckedUpdateManyWithoutProjectNestedInput
+  searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedUpdateManyWithoutProjectNestedInput
+  merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
+  shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
+  shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
+  checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -7399,6 +8129,8 @@ export type ProjectCountOutputType = {
   shippingZones: number
   shippingRates: number
   checkouts: number
+  purchaseOrders: number
+  navigationMenus: number
   webhookSubscriptions: number
   webhookEvents: number
 }
@@ -7427,6 +8159,8 @@ export type ProjectCountOutputTypeSelect<ExtArgs extends runtime.Types.Extension
   shippingZones?: boolean | ProjectCountOutputTypeCountShippingZonesArgs
   shippingRates?: boolean | ProjectCountOutputTypeCountShippingRatesArgs
   checkouts?: boolean | ProjectCountOutputTypeCountCheckoutsArgs
+  purchaseOrders?: boolean | ProjectCountOutputTypeCountPurchaseOrdersArgs
+  navigationMenus?: boolean | ProjectCountOutputTypeCountNavigationMenusArgs
   webhookSubscriptions?: boolean | ProjectCountOutputTypeCountWebhookSubscriptionsArgs
   webhookEvents?: boolean | ProjectCountOutputTypeCountWebhookEventsArgs
 }
@@ -7605,6 +8339,20 @@ export type ProjectCountOutputTypeCountCheckoutsArgs<ExtArgs extends runtime.Typ
 /**
  * ProjectCountOutputType without action
  */
+export type ProjectCountOutputTypeCountPurchaseOrdersArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.PurchaseOrderWhereInput
+}
+
+/**
+ * ProjectCountOutputType without action
+ */
+export type ProjectCountOutputTypeCountNavigationMenusArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.NavigationMenuWhereInput
+}
+
+/**
+ * ProjectCountOutputType without action
+ */
 export type ProjectCountOutputTypeCountWebhookSubscriptionsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   where?: Prisma.WebhookSubscriptionWhereInput
 }
@@ -7669,6 +8417,8 @@ export type ProjectSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs 
   shippingZones?: boolean | Prisma.Project$shippingZonesArgs<ExtArgs>
   shippingRates?: boolean | Prisma.Project$shippingRatesArgs<ExtArgs>
   checkouts?: boolean | Prisma.Project$checkoutsArgs<ExtArgs>
+  purchaseOrders?: boolean | Prisma.Project$purchaseOrdersArgs<ExtArgs>
+  navigationMenus?: boolean | Prisma.Project$navigationMenusArgs<ExtArgs>
   webhookSubscriptions?: boolean | Prisma.Project$webhookSubscriptionsArgs<ExtArgs>
   webhookEvents?: boolean | Prisma.Project$webhookEventsArgs<ExtArgs>
   _count?: boolean | Prisma.ProjectCountOutputTypeDefaultArgs<ExtArgs>
@@ -7792,6 +8542,8 @@ export type ProjectInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs
   shippingZones?: boolean | Prisma.Project$shippingZonesArgs<ExtArgs>
   shippingRates?: boolean | Prisma.Project$shippingRatesArgs<ExtArgs>
   checkouts?: boolean | Prisma.Project$checkoutsArgs<ExtArgs>
+  purchaseOrders?: boolean | Prisma.Project$purchaseOrdersArgs<ExtArgs>
+  navigationMenus?: boolean | Prisma.Project$navigationMenusArgs<ExtArgs>
   webhookSubscriptions?: boolean | Prisma.Project$webhookSubscriptionsArgs<ExtArgs>
   webhookEvents?: boolean | Prisma.Project$webhookEventsArgs<ExtArgs>
   _count?: boolean | Prisma.ProjectCountOutputTypeDefaultArgs<ExtArgs>
@@ -7825,6 +8577,8 @@ export type $ProjectPayload<ExtArgs extends runtime.Types.Extensions.InternalArg
     shippingZones: Prisma.$ShippingZonePayload<ExtArgs>[]
     shippingRates: Prisma.$ShippingRatePayload<ExtArgs>[]
     checkouts: Prisma.$CheckoutPayload<ExtArgs>[]
+    purchaseOrders: Prisma.$PurchaseOrderPayload<ExtArgs>[]
+    navigationMenus: Prisma.$NavigationMenuPayload<ExtArgs>[]
     webhookSubscriptions: Prisma.$WebhookSubscriptionPayload<ExtArgs>[]
     webhookEvents: Prisma.$WebhookEventPayload<ExtArgs>[]
   }
@@ -8314,6 +9068,8 @@ export interface Prisma__ProjectClient<T, Null = never, ExtArgs extends runtime.
   shippingZones<T extends Prisma.Project$shippingZonesArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$shippingZonesArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$ShippingZonePayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   shippingRates<T extends Prisma.Project$shippingRatesArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$shippingRatesArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$ShippingRatePayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   checkouts<T extends Prisma.Project$checkoutsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$checkoutsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$CheckoutPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  purchaseOrders<T extends Prisma.Project$purchaseOrdersArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$purchaseOrdersArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$PurchaseOrderPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  navigationMenus<T extends Prisma.Project$navigationMenusArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$navigationMenusArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$NavigationMenuPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   webhookSubscriptions<T extends Prisma.Project$webhookSubscriptionsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$webhookSubscriptionsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$WebhookSubscriptionPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   webhookEvents<T extends Prisma.Project$webhookEventsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$webhookEventsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$WebhookEventPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   /**
@@ -9315,6 +10071,54 @@ export type Project$checkoutsArgs<ExtArgs extends runtime.Types.Extensions.Inter
   take?: number
   skip?: number
   distinct?: Prisma.CheckoutScalarFieldEnum | Prisma.CheckoutScalarFieldEnum[]
+}
+
+/**
+ * Project.purchaseOrders
+ */
+export type Project$purchaseOrdersArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the PurchaseOrder
+   */
+  select?: Prisma.PurchaseOrderSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the PurchaseOrder
+   */
+  omit?: Prisma.PurchaseOrderOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.PurchaseOrderInclude<ExtArgs> | null
+  where?: Prisma.PurchaseOrderWhereInput
+  orderBy?: Prisma.PurchaseOrderOrderByWithRelationInput | Prisma.PurchaseOrderOrderByWithRelationInput[]
+  cursor?: Prisma.PurchaseOrderWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.PurchaseOrderScalarFieldEnum | Prisma.PurchaseOrderScalarFieldEnum[]
+}
+
+/**
+ * Project.navigationMenus
+ */
+export type Project$navigationMenusArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the NavigationMenu
+   */
+  select?: Prisma.NavigationMenuSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the NavigationMenu
+   */
+  omit?: Prisma.NavigationMenuOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.NavigationMenuInclude<ExtArgs> | null
+  where?: Prisma.NavigationMenuWhereInput
+  orderBy?: Prisma.NavigationMenuOrderByWithRelationInput | Prisma.NavigationMenuOrderByWithRelationInput[]
+  cursor?: Prisma.NavigationMenuWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.NavigationMenuScalarFieldEnum | Prisma.NavigationMenuScalarFieldEnum[]
 }
 
 /**
