@@ -2880,6 +2880,13 @@ export interface paths {
          *     to refund; `refund_amount` sets another amount, and 0 (or nothing left to refund, or an unpaid order)
          *     closes it without a refund (`refund_id` null). The refund restocks nothing (the receipt did). Records
          *     `return.closed`, and with a refund `refund.created`, `order.refunded` and `order.updated`.
+         *
+         *     The refund is `createOrderRefund`'s, with its rules: of an order paid in part or in full with store credit
+         *     (a `store_credit` entry in `payments`), the refund's amount goes to the store credit part first (up to what
+         *     was paid with store credit and not yet returned as store credit), and that part goes back to the
+         *     customer's store credit (a `refund` ledger entry that does not expire, `store_credit.issued`; the refund's
+         *     `store_credit_amount`) unless `store_credit_refund_method` is `original_payment`; the rest is money the
+         *     merchant returns. Read the refund at `GET /v1/orders/{id}/refunds` by `refund_id`.
          */
         post: operations["closeReturn"];
         delete?: never;
@@ -7976,6 +7983,14 @@ export interface components {
             refund_amount?: number;
             /** @description The refund's note; default `Return ret_...`. */
             reason?: string | null;
+            /**
+             * @description As in `createOrderRefund`: where the part of the refund that the order paid with store credit goes back
+             *     (that part is refunded first): `store_credit` (the default) returns it to the customer's store credit,
+             *     `original_payment` refunds it as money. Ignored when the return closes without a refund.
+             * @default store_credit
+             * @enum {string}
+             */
+            store_credit_refund_method?: "store_credit" | "original_payment";
         };
         ReturnLineItem: {
             line_item_id: components["schemas"]["OrderLineItemId"];
@@ -23611,7 +23626,12 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                /** @example {} */
+                /**
+                 * @example {
+                 *       "reason": "Return of 2 pairs (too small)",
+                 *       "store_credit_refund_method": "store_credit"
+                 *     }
+                 */
                 "application/json": components["schemas"]["ReturnClose"];
             };
         };

@@ -116,8 +116,9 @@ export async function receiveReturn(ctx: Ctx, id: string, input: Schemas['Return
 
 /**
  * Closes a received return (400 otherwise) in one transaction under the order's row lock, with a refund through
- * the refunds service when there is an amount: `refund_amount`, else what the units paid capped at what is
- * left to refund (nothing for an unpaid order). Records return.closed (and the refund's events).
+ * the refunds service's refundLocked (as createOrderRefund) when there is an amount: `refund_amount`, else what
+ * the units paid capped at what is left to refund (nothing for an unpaid order); the order's store credit part
+ * goes back first, as `store_credit_refund_method` says. Records return.closed (and the refund's events).
  */
 export async function closeReturn(ctx: Ctx, id: string, input: Schemas['ReturnClose']): Promise<Return> {
   return writeTx(ctx, {}, async (tx) => {
@@ -131,7 +132,11 @@ export async function closeReturn(ctx: Ctx, id: string, input: Schemas['ReturnCl
     let current = order;
     if (amount > 0) {
       try {
-        const refunded = await refundLocked(tx, ctx, order, { amount, reason: input.reason ?? `Return ${row.id}` });
+        const refunded = await refundLocked(tx, ctx, order, {
+          amount,
+          reason: input.reason ?? `Return ${row.id}`,
+          store_credit_refund_method: input.store_credit_refund_method,
+        });
         refundId = refunded.refund.id;
         current = refunded.order;
       } catch (error) {
