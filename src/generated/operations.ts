@@ -32,12 +32,15 @@ export type OperationId =
   | 'addCustomerGroupMembers'
   | 'addDraftOrderItems'
   | 'adjustStoreCredit'
+  | 'approveReturn'
   | 'archiveMetafieldDefinition'
   | 'blockSuggestion'
   | 'cancelOrder'
   | 'cancelOrderFulfillment'
   | 'cancelPurchaseOrder'
+  | 'cancelReturn'
   | 'changeCurrentCustomerPassword'
+  | 'closeReturn'
   | 'completeCheckout'
   | 'completeDraftOrder'
   | 'createApiKey'
@@ -48,6 +51,7 @@ export type OperationId =
   | 'createCompanyAddress'
   | 'createCompanyContact'
   | 'createCurrentCustomerAddress'
+  | 'createCurrentCustomerOrderReturn'
   | 'createCustomer'
   | 'createCustomerAddress'
   | 'createCustomerGroup'
@@ -60,6 +64,7 @@ export type OperationId =
   | 'createNavigationMenu'
   | 'createOrderFulfillment'
   | 'createOrderRefund'
+  | 'createOrderReturn'
   | 'createPriceList'
   | 'createProduct'
   | 'createProject'
@@ -129,6 +134,7 @@ export type OperationId =
   | 'getProject'
   | 'getPurchaseOrder'
   | 'getReadiness'
+  | 'getReturn'
   | 'getShippingZone'
   | 'getStoreEvent'
   | 'getSuggestionBlock'
@@ -157,6 +163,7 @@ export type OperationId =
   | 'listNavigationMenus'
   | 'listOrderFulfillments'
   | 'listOrderRefunds'
+  | 'listOrderReturns'
   | 'listOrders'
   | 'listOutboxEmails'
   | 'listPriceListPrices'
@@ -177,10 +184,12 @@ export type OperationId =
   | 'payOrder'
   | 'placePurchaseOrder'
   | 'receivePurchaseOrder'
+  | 'receiveReturn'
   | 'receiveStripeWebhook'
   | 'recoverWebhookDeliveries'
   | 'refreshCustomerToken'
   | 'registerCustomer'
+  | 'rejectReturn'
   | 'removeCheckoutLine'
   | 'removeCollectionProduct'
   | 'removeCustomerGroupMember'
@@ -243,12 +252,15 @@ export interface OperationAuth {
   addCustomerGroupMembers: 'secret';
   addDraftOrderItems: 'secret';
   adjustStoreCredit: 'secret';
+  approveReturn: 'secret';
   archiveMetafieldDefinition: 'secret';
   blockSuggestion: 'secret';
   cancelOrder: 'secret';
   cancelOrderFulfillment: 'secret';
   cancelPurchaseOrder: 'secret';
+  cancelReturn: 'secret';
   changeCurrentCustomerPassword: 'customer';
+  closeReturn: 'secret';
   completeCheckout: 'publishable';
   completeDraftOrder: 'secret';
   createApiKey: 'platform';
@@ -259,6 +271,7 @@ export interface OperationAuth {
   createCompanyAddress: 'secret';
   createCompanyContact: 'secret';
   createCurrentCustomerAddress: 'customer';
+  createCurrentCustomerOrderReturn: 'customer';
   createCustomer: 'secret';
   createCustomerAddress: 'secret';
   createCustomerGroup: 'secret';
@@ -271,6 +284,7 @@ export interface OperationAuth {
   createNavigationMenu: 'secret';
   createOrderFulfillment: 'secret';
   createOrderRefund: 'secret';
+  createOrderReturn: 'secret';
   createPriceList: 'secret';
   createProduct: 'secret';
   createProject: 'platform';
@@ -340,6 +354,7 @@ export interface OperationAuth {
   getProject: 'platform';
   getPurchaseOrder: 'secret';
   getReadiness: 'none';
+  getReturn: 'secret';
   getShippingZone: 'secret';
   getStoreEvent: 'secret';
   getSuggestionBlock: 'secret';
@@ -368,6 +383,7 @@ export interface OperationAuth {
   listNavigationMenus: 'secret';
   listOrderFulfillments: 'secret';
   listOrderRefunds: 'secret';
+  listOrderReturns: 'secret';
   listOrders: 'secret';
   listOutboxEmails: 'platform';
   listPriceListPrices: 'secret';
@@ -388,10 +404,12 @@ export interface OperationAuth {
   payOrder: 'secret';
   placePurchaseOrder: 'secret';
   receivePurchaseOrder: 'secret';
+  receiveReturn: 'secret';
   receiveStripeWebhook: 'none';
   recoverWebhookDeliveries: 'secret';
   refreshCustomerToken: 'publishable';
   registerCustomer: 'publishable';
+  rejectReturn: 'secret';
   removeCheckoutLine: 'publishable';
   removeCollectionProduct: 'secret';
   removeCustomerGroupMember: 'secret';
@@ -452,7 +470,7 @@ export interface OperationsByTag {
   'catalog': 'addCollectionProducts' | 'createCollection' | 'createFile' | 'createProduct' | 'createVariant' | 'deleteCollection' | 'deleteProduct' | 'deleteVariant' | 'duplicateProduct' | 'getCollection' | 'getFile' | 'getProduct' | 'getVariant' | 'listCollections' | 'listProducts' | 'removeCollectionProduct' | 'updateCollection' | 'updateProduct' | 'updateVariant';
   'checkouts': 'addCheckoutLines' | 'completeCheckout' | 'createCheckout' | 'createCheckoutFromDraft' | 'getCheckout' | 'listCheckoutShippingRates' | 'receiveStripeWebhook' | 'removeCheckoutLine' | 'updateCheckout' | 'updateCheckoutLine';
   'companies': 'createCompany' | 'createCompanyAddress' | 'createCompanyContact' | 'deleteCompany' | 'deleteCompanyAddress' | 'deleteCompanyContact' | 'getCompany' | 'listCompanies' | 'listCompanyAddresses' | 'listCompanyContacts' | 'updateCompany' | 'updateCompanyAddress' | 'updateCompanyContact';
-  'customer-auth': 'changeCurrentCustomerPassword' | 'createCurrentCustomerAddress' | 'deleteCurrentCustomerAddress' | 'getCurrentCustomer' | 'getCurrentCustomerAddress' | 'getCurrentCustomerOrder' | 'getCurrentCustomerStoreCredit' | 'listCurrentCustomerAddresses' | 'listCurrentCustomerOrders' | 'listCurrentCustomerStoreCreditTransactions' | 'loginCustomer' | 'logoutCustomer' | 'refreshCustomerToken' | 'registerCustomer' | 'requestPasswordReset' | 'resetPassword' | 'updateCurrentCustomer' | 'updateCurrentCustomerAddress';
+  'customer-auth': 'changeCurrentCustomerPassword' | 'createCurrentCustomerAddress' | 'createCurrentCustomerOrderReturn' | 'deleteCurrentCustomerAddress' | 'getCurrentCustomer' | 'getCurrentCustomerAddress' | 'getCurrentCustomerOrder' | 'getCurrentCustomerStoreCredit' | 'listCurrentCustomerAddresses' | 'listCurrentCustomerOrders' | 'listCurrentCustomerStoreCreditTransactions' | 'loginCustomer' | 'logoutCustomer' | 'refreshCustomerToken' | 'registerCustomer' | 'requestPasswordReset' | 'resetPassword' | 'updateCurrentCustomer' | 'updateCurrentCustomerAddress';
   'customer-groups': 'addCustomerGroupMembers' | 'createCustomerGroup' | 'deleteCustomerGroup' | 'getCustomerGroup' | 'listCustomerGroups' | 'removeCustomerGroupMember' | 'updateCustomerGroup';
   'customers': 'createCustomer' | 'createCustomerAddress' | 'createCustomerNote' | 'deleteCustomer' | 'deleteCustomerAddress' | 'deleteCustomerNote' | 'getCustomer' | 'listCustomerAddresses' | 'listCustomerNotes' | 'listCustomers' | 'updateCustomer' | 'updateCustomerAddress';
   'draft-orders': 'addDraftOrderItems' | 'completeDraftOrder' | 'createDraftOrder' | 'deleteDraftOrder' | 'deleteDraftOrderItem' | 'getDraftOrder' | 'listDraftOrders' | 'sendDraftOrder' | 'updateDraftOrder' | 'updateDraftOrderItem';
@@ -464,6 +482,7 @@ export interface OperationsByTag {
   'platform': 'createApiKey' | 'createProject' | 'getProject' | 'listOutboxEmails' | 'revokeApiKey' | 'updateProject';
   'price-lists': 'createPriceList' | 'deletePriceList' | 'getPriceList' | 'listPriceListPrices' | 'listPriceLists' | 'setPriceListPrices' | 'updatePriceList';
   'purchase-orders': 'cancelPurchaseOrder' | 'createPurchaseOrder' | 'getPurchaseOrder' | 'listPurchaseOrders' | 'placePurchaseOrder' | 'receivePurchaseOrder' | 'updatePurchaseOrder';
+  'returns': 'approveReturn' | 'cancelReturn' | 'closeReturn' | 'createOrderReturn' | 'getReturn' | 'listOrderReturns' | 'receiveReturn' | 'rejectReturn';
   'search': 'blockSuggestion' | 'createMerchandisingRule' | 'createSynonymGroup' | 'deleteMerchandisingRule' | 'deleteSuggestionBlock' | 'deleteSynonymGroup' | 'getMerchandisingRule' | 'getSuggestionBlock' | 'getTopSearchQueries' | 'getZeroResultSearchQueries' | 'listMerchandisingRules' | 'listSuggestionBlocks' | 'listSynonymGroups' | 'searchCatalog' | 'suggestSearch' | 'updateMerchandisingRule' | 'updateSynonymGroup';
   'service': 'getDocs' | 'getDocsAsset' | 'getHealth' | 'getMetrics' | 'getOpenApiJson' | 'getOpenApiYaml' | 'getReadiness';
   'shipping': 'createShippingRate' | 'createShippingZone' | 'deleteShippingRate' | 'deleteShippingZone' | 'getShippingZone' | 'listShippingZones' | 'lookupShippingRates' | 'updateShippingRate' | 'updateShippingZone';
@@ -549,6 +568,21 @@ export const operationIndex: readonly OperationMeta[] = [
     "queryParams": []
   },
   {
+    "operationId": "approveReturn",
+    "method": "POST",
+    "path": "/v1/returns/{id}/approve",
+    "tag": "returns",
+    "auth": "secret",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "entityTag": false,
+    "ifMatch": false,
+    "hasBody": true,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
     "operationId": "archiveMetafieldDefinition",
     "method": "DELETE",
     "path": "/v1/store/metafields/{owner_type}/{slug}",
@@ -624,6 +658,21 @@ export const operationIndex: readonly OperationMeta[] = [
     "queryParams": []
   },
   {
+    "operationId": "cancelReturn",
+    "method": "POST",
+    "path": "/v1/returns/{id}/cancel",
+    "tag": "returns",
+    "auth": "secret",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "entityTag": false,
+    "ifMatch": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
     "operationId": "changeCurrentCustomerPassword",
     "method": "POST",
     "path": "/v1/me/password",
@@ -635,6 +684,21 @@ export const operationIndex: readonly OperationMeta[] = [
     "ifMatch": false,
     "hasBody": true,
     "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "closeReturn",
+    "method": "POST",
+    "path": "/v1/returns/{id}/close",
+    "tag": "returns",
+    "auth": "secret",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "entityTag": false,
+    "ifMatch": false,
+    "hasBody": true,
+    "bodyRequired": false,
     "arrayQuery": [],
     "queryParams": []
   },
@@ -782,6 +846,21 @@ export const operationIndex: readonly OperationMeta[] = [
     "customerTokenOptional": false,
     "idempotent": true,
     "entityTag": true,
+    "ifMatch": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "createCurrentCustomerOrderReturn",
+    "method": "POST",
+    "path": "/v1/me/orders/{id}/returns",
+    "tag": "customer-auth",
+    "auth": "customer",
+    "customerTokenOptional": false,
+    "idempotent": true,
+    "entityTag": false,
     "ifMatch": false,
     "hasBody": true,
     "bodyRequired": true,
@@ -958,6 +1037,21 @@ export const operationIndex: readonly OperationMeta[] = [
     "method": "POST",
     "path": "/v1/orders/{id}/refunds",
     "tag": "orders",
+    "auth": "secret",
+    "customerTokenOptional": false,
+    "idempotent": true,
+    "entityTag": false,
+    "ifMatch": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "createOrderReturn",
+    "method": "POST",
+    "path": "/v1/orders/{id}/returns",
+    "tag": "returns",
     "auth": "secret",
     "customerTokenOptional": false,
     "idempotent": true,
@@ -2052,6 +2146,21 @@ export const operationIndex: readonly OperationMeta[] = [
     ]
   },
   {
+    "operationId": "getReturn",
+    "method": "GET",
+    "path": "/v1/returns/{id}",
+    "tag": "returns",
+    "auth": "secret",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "entityTag": false,
+    "ifMatch": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
     "operationId": "getShippingZone",
     "method": "GET",
     "path": "/v1/shipping/zones/{id}",
@@ -2595,6 +2704,21 @@ export const operationIndex: readonly OperationMeta[] = [
     "queryParams": []
   },
   {
+    "operationId": "listOrderReturns",
+    "method": "GET",
+    "path": "/v1/orders/{id}/returns",
+    "tag": "returns",
+    "auth": "secret",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "entityTag": false,
+    "ifMatch": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
     "operationId": "listOrders",
     "method": "GET",
     "path": "/v1/orders",
@@ -2999,6 +3123,21 @@ export const operationIndex: readonly OperationMeta[] = [
     "queryParams": []
   },
   {
+    "operationId": "receiveReturn",
+    "method": "POST",
+    "path": "/v1/returns/{id}/receive",
+    "tag": "returns",
+    "auth": "secret",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "entityTag": false,
+    "ifMatch": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
     "operationId": "receiveStripeWebhook",
     "method": "POST",
     "path": "/v1/payments/stripe/webhook/{project_id}",
@@ -3055,6 +3194,21 @@ export const operationIndex: readonly OperationMeta[] = [
     "ifMatch": false,
     "hasBody": true,
     "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "rejectReturn",
+    "method": "POST",
+    "path": "/v1/returns/{id}/reject",
+    "tag": "returns",
+    "auth": "secret",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "entityTag": false,
+    "ifMatch": false,
+    "hasBody": true,
+    "bodyRequired": false,
     "arrayQuery": [],
     "queryParams": []
   },

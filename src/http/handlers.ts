@@ -9,7 +9,7 @@ import { healthDocsHandlers } from '../modules/health-docs/health-docs.handlers.
 import { inventoryHandlers } from '../modules/inventory/inventory.handlers.js';
 import { locationHandlers } from '../modules/locations/locations.handlers.js';
 import { metafieldHandlers } from '../modules/metafields/metafields.handlers.js';
-import { orderHandlers } from '../modules/orders/orders.handlers.js';
+import { orderHandlers, returnHandlers } from '../modules/orders/orders.handlers.js';
 import { searchHandlers } from '../modules/search/search.handlers.js';
 import { priceListHandlers } from '../modules/price-lists/price-lists.handlers.js';
 import { purchaseOrderHandlers } from '../modules/purchase-orders/purchase-orders.handlers.js';
@@ -39,6 +39,7 @@ export const handlers = {
   ...locationHandlers,
   ...draftOrderHandlers,
   ...orderHandlers,
+  ...returnHandlers,
   ...checkoutHandlers,
   ...metafieldHandlers,
   ...customerGroupHandlers,

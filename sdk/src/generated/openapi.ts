@@ -1152,6 +1152,37 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/me/orders/{id}/returns": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description An order ID (`ord_...`).
+                 * @example ord_01jd5r0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["OrderIdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Request a return of one of the signed-in customer's orders
+         * @description The signed-in customer asks to send shipped units of their own order back (`requested_by` `customer`), with
+         *     the body and rules of `POST /v1/orders/{id}/returns` (lines by `line_item_id`, a reason from the list,
+         *     a note; quantities checked under the order's row lock). Only within the project's return window:
+         *     `return_window_days` (a project setting, default 30; 0 turns customer returns off) counted from the
+         *     order's latest active fulfilment; later, or before anything shipped, answers 400. The merchant then
+         *     approves or rejects it (the customer is e-mailed). An order of another customer answers 404.
+         */
+        post: operations["createCurrentCustomerOrderReturn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/me/store-credit": {
         parameters: {
             query?: never;
@@ -2673,6 +2704,218 @@ export interface paths {
          *     `store_credit_refund_method` is `original_payment`; the rest is money the merchant returns.
          */
         post: operations["createOrderRefund"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orders/{id}/returns": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description An order ID (`ord_...`).
+                 * @example ord_01jd5r0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["OrderIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List an order's returns
+         * @description The order's returns, every status, oldest first (an order has few; no pagination).
+         */
+        get: operations["listOrderReturns"];
+        put?: never;
+        /**
+         * Request a return of an order's units
+         * @description Records that the customer sends shipped units back (`requested_by` `merchant`; the signed-in customer asks
+         *     with `POST /v1/me/orders/{id}/returns`). Lines name the order's line items by `line_item_id` (or
+         *     `line_item_index`). A line's quantity is at most the units shipped by the order's active fulfilments minus
+         *     the units already in its other returns (every status but `rejected` and `cancelled`) and those refunds
+         *     restocked: the order row is locked for the check and the write, so concurrent requests queue and never
+         *     return more than was shipped. Records `return.requested` (store event and webhooks); the order's
+         *     `returns` lists it. No e-mail is sent on request; the approval or rejection e-mails the customer.
+         */
+        post: operations["createOrderReturn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/returns/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A return ID (`ret_...`).
+                 * @example ret_01jd5w0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["ReturnIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a return
+         * @description One return of the caller's project by id.
+         */
+        get: operations["getReturn"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/returns/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A return ID (`ret_...`).
+                 * @example ret_01jd5w0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["ReturnIdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve a return
+         * @description Moves a `requested` return to `approved` (400 from any other status), keeps `message`, and e-mails the
+         *     customer (the order's e-mail, in the customer's language, through the outbox and SMTP when configured) that
+         *     the return is approved, with the message. Records `return.approved`.
+         */
+        post: operations["approveReturn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/returns/{id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A return ID (`ret_...`).
+                 * @example ret_01jd5w0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["ReturnIdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reject a return
+         * @description Moves a `requested` return to `rejected` (final; 400 from any other status): its units can be requested
+         *     again. Keeps `message` and e-mails the customer as `approveReturn` does. Records `return.rejected`.
+         */
+        post: operations["rejectReturn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/returns/{id}/receive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A return ID (`ret_...`).
+                 * @example ret_01jd5w0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["ReturnIdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Receive a return
+         * @description Records that the parcel of an `approved` return arrived at an active location (400 from any other
+         *     status): per line, the units not listed as damaged go back into stock there through the inventory
+         *     ledger (adjustments with reason `restock`, the variant's total follows), damaged units stay out. One
+         *     transaction under the order's row lock. Records `return.received`.
+         */
+        post: operations["receiveReturn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/returns/{id}/close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A return ID (`ret_...`).
+                 * @example ret_01jd5w0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["ReturnIdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Close a return with a refund
+         * @description Closes a `received` return (400 from any other status) with a refund through `POST /v1/orders/{id}/refunds`'s
+         *     service, in the same transaction: by default the amount the customer paid for the returned units (each
+         *     line's share of the order's `total - shipping_cost`, which carries its discount and tax, in proportion to
+         *     the line totals, rounded down to the minor unit, times returned / ordered units), capped at what is left
+         *     to refund; `refund_amount` sets another amount, and 0 (or nothing left to refund, or an unpaid order)
+         *     closes it without a refund (`refund_id` null). The refund restocks nothing (the receipt did). Records
+         *     `return.closed`, and with a refund `refund.created`, `order.refunded` and `order.updated`.
+         *
+         *     The refund is `createOrderRefund`'s, with its rules: of an order paid in part or in full with store credit
+         *     (a `store_credit` entry in `payments`), the refund's amount goes to the store credit part first (up to what
+         *     was paid with store credit and not yet returned as store credit), and that part goes back to the
+         *     customer's store credit (a `refund` ledger entry that does not expire, `store_credit.issued`; the refund's
+         *     `store_credit_amount`) unless `store_credit_refund_method` is `original_payment`; the rest is money the
+         *     merchant returns. Read the refund at `GET /v1/orders/{id}/refunds` by `refund_id`.
+         */
+        post: operations["closeReturn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/returns/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A return ID (`ret_...`).
+                 * @example ret_01jd5w0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["ReturnIdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a return
+         * @description Cancels a `requested` or `approved` return (400 once received, closed, rejected or cancelled): its units
+         *     can be requested again. Records `return.cancelled`.
+         */
+        post: operations["cancelReturn"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4610,6 +4853,8 @@ export interface components {
             checkout_id?: components["schemas"]["CheckoutId"] | null;
             /** @description Payments taken through the project's payment provider when a checkout completed (empty for orders of draft orders). */
             payments?: components["schemas"]["OrderPayment"][];
+            /** @description The order's returns (every status), oldest first; each in full under `GET /v1/returns/{id}`. */
+            returns?: components["schemas"]["OrderReturnSummary"][];
             paid_at?: components["schemas"]["Timestamp"] | null;
             /** @description Only with `expand=metafields`; publishable keys see only storefront-visible ones. */
             metafields?: components["schemas"]["MetafieldValues"];
@@ -4955,6 +5200,11 @@ export interface components {
              * @description Checkouts one client address may start a minute (default 20).
              */
             checkouts_per_ip_per_minute: number;
+            /**
+             * Format: int32
+             * @description Days after an order's latest shipment during which its signed-in customer may request a return (`POST /v1/me/orders/{id}/returns`); default 30, 0: customers cannot request returns (the merchant still can).
+             */
+            return_window_days: number;
             default_location_id: components["schemas"]["LocationId"];
             created_at: components["schemas"]["Timestamp"];
             updated_at: components["schemas"]["Timestamp"];
@@ -5012,6 +5262,12 @@ export interface components {
              * @default 20
              */
             checkouts_per_ip_per_minute?: number;
+            /**
+             * Format: int32
+             * @description Days after an order's latest shipment during which its signed-in customer may request a return; 0 turns customer returns off.
+             * @default 30
+             */
+            return_window_days?: number;
         };
         ProjectUpdate: {
             name?: string;
@@ -5074,6 +5330,11 @@ export interface components {
              * @description Checkouts one client address may start a minute.
              */
             checkouts_per_ip_per_minute?: number;
+            /**
+             * Format: int32
+             * @description Days after an order's latest shipment during which its signed-in customer may request a return; 0 turns customer returns off.
+             */
+            return_window_days?: number;
         };
         ApiKeyToken: {
             id: components["schemas"]["ApiKeyId"];
@@ -5381,12 +5642,14 @@ export interface components {
          *     emits yet are refused by createWebhook and updateWebhook with 400 `invalid_request` on `events[i]`, naming
          *     why, until they are: `fulfillment_order.created` (fulfilments are made on the order itself),
          *     `fulfillment.updated` (a fulfilment changes only by being cancelled: `fulfillment.cancelled`),
-         *     `discount.*`, `promotion.*` and `return.*` (those areas are not built yet), and
+         *     `discount.*` and `promotion.*` (those areas are not built yet), and
          *     `refund.succeeded` / `refund.failed` (refunds are recorded, no payment provider is called, so none
          *     succeeds or fails later). Purchase orders emit `purchase_order.created` (createPurchaseOrder),
          *     `purchase_order.updated` (updatePurchaseOrder, placePurchaseOrder), `purchase_order.received` (every
          *     receipt) and `purchase_order.cancelled`; navigation menus `navigation.created`, `navigation.updated` and
-         *     `navigation.deleted`. `order.updated` accompanies every change of an order (paid; its fulfilment status moved
+         *     `navigation.deleted`; returns `return.requested` (createOrderReturn, createCurrentCustomerOrderReturn),
+         *     `return.approved`, `return.rejected`, `return.received`, `return.closed` and `return.cancelled` (the
+         *     operations of those names). `order.updated` accompanies every change of an order (paid; its fulfilment status moved
          *     by a fulfilment or a fulfilment's cancellation; cancelled; refunded) with the changed fields. `webhook_subscription.paused` (an addition to the usual catalogue) records
          *     that the service paused a subscription whose receiver answered `410 Gone` or failed for 5 days.
          *     `inventory.reserved` and `inventory.released` (resource type `draft_order`) record a sent draft order's
@@ -7447,7 +7710,25 @@ export interface components {
         };
         /** @example ful_01jd5t0a2c4e6g8j0l2n4q6s8u */
         FulfillmentId: string;
+        /**
+         * @description A line item's stable id on its order (never changes; line items are referenced by it from fulfilments, refunds and returns).
+         * @example oli_01jd5r1b3d5f7h9k1m3p5r7t9v
+         */
+        OrderLineItemId: string;
+        /** @description Names the order's line item by its `id` (`line_item_id`) or by its position (`line_item_index`, 0-based; kept for compatibility); one of the two is required, and both must name the same item when both are sent. */
+        FulfillmentLineItemCreate: {
+            /** @description The order line item's `id` (`oli_...`). */
+            line_item_id?: string;
+            /**
+             * Format: int32
+             * @description The item's position in the order's line_items (0-based).
+             */
+            line_item_index?: number;
+            /** Format: int32 */
+            quantity: number;
+        };
         FulfillmentLineItem: {
+            line_item_id: components["schemas"]["OrderLineItemId"];
             /**
              * Format: int32
              * @description The item's position in the order's line_items (0-based).
@@ -7459,7 +7740,7 @@ export interface components {
         FulfillmentCreate: {
             /** @description An active location of the project the units ship from. */
             location_id: string;
-            line_items: components["schemas"]["FulfillmentLineItem"][];
+            line_items: components["schemas"]["FulfillmentLineItemCreate"][];
             tracking_company?: string | null;
             tracking_number?: string | null;
             /**
@@ -7495,6 +7776,7 @@ export interface components {
             data: components["schemas"]["Fulfillment"];
         };
         OrderLineItem: {
+            id: components["schemas"]["OrderLineItemId"];
             variant_id: components["schemas"]["VariantId"] | null;
             product_id: components["schemas"]["ProductId"] | null;
             title: string;
@@ -7550,6 +7832,8 @@ export interface components {
             checkout_id: components["schemas"]["CheckoutId"] | null;
             /** @description Payments taken through the project's payment provider when a checkout completed (empty for orders of draft orders). */
             payments: components["schemas"]["OrderPayment"][];
+            /** @description The order's returns (every status), oldest first; each in full under `GET /v1/returns/{id}`. */
+            returns: components["schemas"]["OrderReturnSummary"][];
             paid_at: components["schemas"]["Timestamp"] | null;
             /** @description Only with `expand=metafields`; publishable keys see only storefront-visible ones. */
             metafields?: components["schemas"]["MetafieldValues"];
@@ -7561,21 +7845,25 @@ export interface components {
         };
         /** @example rfnd_01jd5v0a2c4e6g8j0l2n4q6s8u */
         RefundId: string;
+        /** @description Names the order's line item by its `id` (`line_item_id`) or by its position (`line_item_index`, 0-based; kept for compatibility); one of the two is required, and both must name the same item when both are sent. */
         RefundLineItemCreate: {
+            /** @description The order line item's `id` (`oli_...`). */
+            line_item_id?: string;
             /**
              * Format: int32
              * @description The item's position in the order's line_items (0-based).
              */
-            line_item_index: number;
+            line_item_index?: number;
             /**
              * Format: int32
-             * @description Shipped units that came back (at most the units shipped by active fulfilments minus those earlier refunds restocked).
+             * @description Shipped units that came back (at most the units shipped by active fulfilments minus those earlier refunds restocked and those held by the order's returns that are not rejected or cancelled; a return restocks its own units when received).
              */
             quantity: number;
             /** @description An active location the units go back to; default: the location the item's first active fulfilment shipped from. */
             location_id?: string;
         };
         RefundLineItem: {
+            line_item_id: components["schemas"]["OrderLineItemId"];
             /** Format: int32 */
             line_item_index: number;
             /** Format: int32 */
@@ -7623,6 +7911,167 @@ export interface components {
         };
         RefundEnvelope: {
             data: components["schemas"]["Refund"];
+        };
+        /** @example ret_01jd5w0a2c4e6g8j0l2n4q6s8u */
+        ReturnId: string;
+        /**
+         * @description `requested` (by the merchant or the signed-in customer) → `approved` or `rejected` (final); `approved` →
+         *     `received` (the units arrived at a location: restocked or kept out as damaged) → `closed` (refunded; final).
+         *     `requested` and `approved` returns can be `cancelled` (final). Units of `rejected` and `cancelled` returns
+         *     can be requested again.
+         * @enum {string}
+         */
+        ReturnStatus: "requested" | "approved" | "rejected" | "received" | "closed" | "cancelled";
+        /**
+         * @description Why the customer sends the units back.
+         * @enum {string}
+         */
+        ReturnReason: "size_too_small" | "size_too_large" | "unwanted" | "not_as_described" | "wrong_item" | "defective" | "damaged_in_transit" | "color" | "style" | "other";
+        /** @description Names the order's line item by its `id` (`line_item_id`) or by its position (`line_item_index`, 0-based; kept for compatibility); one of the two is required, and both must name the same item when both are sent. */
+        ReturnLineItemCreate: {
+            /** @description The order line item's `id` (`oli_...`). */
+            line_item_id?: string;
+            /**
+             * Format: int32
+             * @description The item's position in the order's line_items (0-based).
+             */
+            line_item_index?: number;
+            /**
+             * Format: int32
+             * @description At most the units shipped by active fulfilments minus those already in other returns (not rejected or cancelled) and those refunds restocked.
+             */
+            quantity: number;
+        };
+        ReturnCreate: {
+            /** @description Each line item at most once; custom items (no variant) cannot be returned (refund them directly). */
+            line_items: components["schemas"]["ReturnLineItemCreate"][];
+            reason: components["schemas"]["ReturnReason"];
+            /** @description The requester's words, shown to the merchant and the customer. */
+            note?: string | null;
+        };
+        ReturnDecision: {
+            /** @description Shown to the customer in the e-mail (and on the return) with the decision, e.g. where to send the parcel. */
+            message?: string | null;
+        };
+        /** @description A line of the return (by `line_item_id` or `line_item_index`, as in `ReturnLineItemCreate`) and how many of its units arrived damaged. */
+        ReturnReceiveLine: {
+            /** @description The order line item's `id` (`oli_...`). */
+            line_item_id?: string;
+            /**
+             * Format: int32
+             * @description The item's position in the order's line_items (0-based).
+             */
+            line_item_index?: number;
+            /**
+             * Format: int32
+             * @description Units kept out of stock (at most the line's quantity).
+             */
+            damaged_quantity: number;
+        };
+        ReturnReceive: {
+            /** @description An active location of the project where the parcel arrived; sellable units are restocked there. */
+            location_id: string;
+            /** @description Lines with damaged units; every unit of a line not listed is restocked. */
+            line_items?: components["schemas"]["ReturnReceiveLine"][];
+        };
+        ReturnClose: {
+            /**
+             * Format: int64
+             * @description Minor units to refund; default: what the customer paid for the returned units (see `closeReturn`). 0
+             *     closes without a refund. At most what was paid minus what earlier refunds returned.
+             */
+            refund_amount?: number;
+            /** @description The refund's note; default `Return ret_...`. */
+            reason?: string | null;
+            /**
+             * @description As in `createOrderRefund`: where the part of the refund that the order paid with store credit goes back
+             *     (that part is refunded first): `store_credit` (the default) returns it to the customer's store credit,
+             *     `original_payment` refunds it as money. Ignored when the return closes without a refund.
+             * @default store_credit
+             * @enum {string}
+             */
+            store_credit_refund_method?: "store_credit" | "original_payment";
+        };
+        ReturnLineItem: {
+            line_item_id: components["schemas"]["OrderLineItemId"];
+            /**
+             * Format: int32
+             * @description The item's position in the order's line_items (0-based).
+             */
+            line_item_index: number;
+            /** Format: int32 */
+            quantity: number;
+            /**
+             * Format: int32
+             * @description Units put back into stock at `location_id`; null until received.
+             */
+            restocked_quantity: number | null;
+            /**
+             * Format: int32
+             * @description Units received damaged (not restocked); null until received.
+             */
+            damaged_quantity: number | null;
+        };
+        /** @description Units of an order the customer sends back, from the request to the refund. */
+        Return: {
+            id: components["schemas"]["ReturnId"];
+            order_id: components["schemas"]["OrderId"];
+            status: components["schemas"]["ReturnStatus"];
+            /**
+             * @description `merchant`: a secret key; `customer`: the signed-in customer (`POST /v1/me/orders/{id}/returns`).
+             * @enum {string}
+             */
+            requested_by: "merchant" | "customer";
+            reason: components["schemas"]["ReturnReason"];
+            note: string | null;
+            line_items: components["schemas"]["ReturnLineItem"][];
+            /** @description The message sent to the customer with the approval or rejection. */
+            message: string | null;
+            /** @description Where the units were received; null until then. */
+            location_id: components["schemas"]["LocationId"] | null;
+            /** @description The refund that closed the return (`GET /v1/orders/{id}/refunds`); null before, or when closed with nothing to refund. */
+            refund_id: components["schemas"]["RefundId"] | null;
+            /** Format: date-time */
+            approved_at: string | null;
+            /** Format: date-time */
+            rejected_at: string | null;
+            /** Format: date-time */
+            received_at: string | null;
+            /** Format: date-time */
+            closed_at: string | null;
+            /** Format: date-time */
+            cancelled_at: string | null;
+            created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
+        };
+        ReturnEnvelope: {
+            data: components["schemas"]["Return"];
+        };
+        OrderReturnSummary: {
+            id: components["schemas"]["ReturnId"];
+            status: components["schemas"]["ReturnStatus"];
+        };
+        /** @description A return as its customer sees it (a `Return` without the merchant's location, refund link and moves' times). */
+        CustomerReturn: {
+            id: components["schemas"]["ReturnId"];
+            order_id: components["schemas"]["OrderId"];
+            status: components["schemas"]["ReturnStatus"];
+            reason: components["schemas"]["ReturnReason"];
+            note: string | null;
+            line_items: {
+                line_item_id: components["schemas"]["OrderLineItemId"];
+                /** Format: int32 */
+                line_item_index: number;
+                /** Format: int32 */
+                quantity: number;
+            }[];
+            /** @description The merchant's message with the approval or rejection. */
+            message: string | null;
+            created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
+        };
+        CustomerReturnEnvelope: {
+            data: components["schemas"]["CustomerReturn"];
         };
         /**
          * @description An order as its customer sees it under `/v1/me/orders`: the `Order` without what only the merchant
@@ -7673,6 +8122,8 @@ export interface components {
             fulfillments: components["schemas"]["CustomerOrderFulfillment"][];
             /** @description Money returned for the order, oldest first. */
             refunds: components["schemas"]["CustomerOrderRefund"][];
+            /** @description The order's returns (every status), oldest first. */
+            returns: components["schemas"]["CustomerReturn"][];
             created_at: components["schemas"]["Timestamp"];
             updated_at: components["schemas"]["Timestamp"];
         };
@@ -7710,6 +8161,7 @@ export interface components {
             store_credit_amount: number;
             /** @description Units that came back with this refund. */
             line_items: {
+                line_item_id: components["schemas"]["OrderLineItemId"];
                 /**
                  * Format: int32
                  * @description The item's position in the order's line_items (0-based).
@@ -9603,6 +10055,28 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description No such return in the caller's project. */
+        ReturnNotFound: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "not_found",
+                 *         "message": "Return not found."
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description No such order in the caller's project. */
         OrderNotFound: {
             headers: {
@@ -10072,6 +10546,11 @@ export interface components {
          * @example ful_01jd5t0a2c4e6g8j0l2n4q6s8u
          */
         FulfillmentIdPath: string;
+        /**
+         * @description A return ID (`ret_...`).
+         * @example ret_01jd5w0a2c4e6g8j0l2n4q6s8u
+         */
+        ReturnIdPath: string;
         /**
          * @description An order ID (`ord_...`).
          * @example ord_01jd5r0a2c4e6g8j0l2n4q6s8u
@@ -10768,6 +11247,7 @@ export interface operations {
                      *           "stripe_secret_key_set": false,
                      *           "stripe_webhook_secret_set": false,
                      *           "checkouts_per_ip_per_minute": 20,
+                     *           "return_window_days": 30,
                      *           "default_location_id": "loc_01jd5m3q7x9c2v4b6n8p0r1s2b",
                      *           "created_at": "2026-11-21T09:00:00.000Z",
                      *           "updated_at": "2026-11-21T09:00:00.000Z"
@@ -10891,6 +11371,7 @@ export interface operations {
                      *         "stripe_secret_key_set": false,
                      *         "stripe_webhook_secret_set": false,
                      *         "checkouts_per_ip_per_minute": 20,
+                     *         "return_window_days": 30,
                      *         "default_location_id": "loc_01jd5m3q7x9c2v4b6n8p0r1s2b",
                      *         "created_at": "2026-11-21T09:00:00.000Z",
                      *         "updated_at": "2026-11-21T09:00:00.000Z"
@@ -11010,6 +11491,7 @@ export interface operations {
                      *         "stripe_secret_key_set": false,
                      *         "stripe_webhook_secret_set": false,
                      *         "checkouts_per_ip_per_minute": 20,
+                     *         "return_window_days": 30,
                      *         "default_location_id": "loc_01jd5m3q7x9c2v4b6n8p0r1s2b",
                      *         "created_at": "2026-11-21T09:00:00.000Z",
                      *         "updated_at": "2026-11-21T09:00:00.000Z"
@@ -14668,6 +15150,7 @@ export interface operations {
                      *           "currency": "EUR",
                      *           "line_items": [
                      *             {
+                     *               "id": "oli_01jd5r1b3d5f7h9k1m3p5r7t9v",
                      *               "variant_id": "var_01jd5ky9n3p5q7r9s1t3v5w7x9",
                      *               "product_id": "prod_01jd5kx8m2n4p6q8r0s2t4v6w8",
                      *               "title": "Trail Runner 2",
@@ -14720,6 +15203,7 @@ export interface operations {
                      *               "status": "success",
                      *               "line_items": [
                      *                 {
+                     *                   "line_item_id": "oli_01jd5r1b3d5f7h9k1m3p5r7t9v",
                      *                   "line_item_index": 0,
                      *                   "quantity": 2
                      *                 }
@@ -14739,6 +15223,7 @@ export interface operations {
                      *               "currency": "EUR",
                      *               "line_items": [
                      *                 {
+                     *                   "line_item_id": "oli_01jd5r1b3d5f7h9k1m3p5r7t9v",
                      *                   "line_item_index": 0,
                      *                   "quantity": 1
                      *                 }
@@ -14747,6 +15232,7 @@ export interface operations {
                      *               "created_at": "2026-11-28T14:12:00.000Z"
                      *             }
                      *           ],
+                     *           "returns": [],
                      *           "created_at": "2026-11-22T10:00:00.000Z",
                      *           "updated_at": "2026-11-28T14:12:00.000Z"
                      *         }
@@ -14828,6 +15314,7 @@ export interface operations {
                      *         "currency": "EUR",
                      *         "line_items": [
                      *           {
+                     *             "id": "oli_01jd5r1b3d5f7h9k1m3p5r7t9v",
                      *             "variant_id": "var_01jd5ky9n3p5q7r9s1t3v5w7x9",
                      *             "product_id": "prod_01jd5kx8m2n4p6q8r0s2t4v6w8",
                      *             "title": "Trail Runner 2",
@@ -14880,6 +15367,7 @@ export interface operations {
                      *             "status": "success",
                      *             "line_items": [
                      *               {
+                     *                 "line_item_id": "oli_01jd5r1b3d5f7h9k1m3p5r7t9v",
                      *                 "line_item_index": 0,
                      *                 "quantity": 2
                      *               }
@@ -14899,6 +15387,7 @@ export interface operations {
                      *             "currency": "EUR",
                      *             "line_items": [
                      *               {
+                     *                 "line_item_id": "oli_01jd5r1b3d5f7h9k1m3p5r7t9v",
                      *                 "line_item_index": 0,
                      *                 "quantity": 1
                      *               }
@@ -14907,6 +15396,7 @@ export interface operations {
                      *             "created_at": "2026-11-28T14:12:00.000Z"
                      *           }
                      *         ],
+                     *         "returns": [],
                      *         "created_at": "2026-11-22T10:00:00.000Z",
                      *         "updated_at": "2026-11-28T14:12:00.000Z"
                      *       }
@@ -14919,6 +15409,108 @@ export interface operations {
             401: components["responses"]["CustomerTokenUnauthorized"];
             403: components["responses"]["PublishableKeyForbidden"];
             404: components["responses"]["CustomerOrderNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createCurrentCustomerOrderReturn: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
+                 *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
+                 *     Keys are scoped to the API key (and data mode) that sent them and expire after 24 hours.
+                 * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description An order ID (`ord_...`).
+                 * @example ord_01jd5r0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["OrderIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "line_items": [
+                 *         {
+                 *           "line_item_id": "oli_01jd5r1b3d5f7h9k1m3p5r7t9v",
+                 *           "quantity": 2
+                 *         }
+                 *       ],
+                 *       "reason": "size_too_small",
+                 *       "note": "Too tight at the toes."
+                 *     }
+                 */
+                "application/json": components["schemas"]["ReturnCreate"];
+            };
+        };
+        responses: {
+            /** @description The requested return, as the customer sees it. */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "ret_01jd5w0a2c4e6g8j0l2n4q6s8u",
+                     *         "order_id": "ord_01jd5r0a2c4e6g8j0l2n4q6s8u",
+                     *         "status": "requested",
+                     *         "reason": "size_too_small",
+                     *         "note": "Too tight at the toes.",
+                     *         "line_items": [
+                     *           {
+                     *             "line_item_id": "oli_01jd5r1b3d5f7h9k1m3p5r7t9v",
+                     *             "line_item_index": 0,
+                     *             "quantity": 2
+                     *           }
+                     *         ],
+                     *         "message": null,
+                     *         "created_at": "2026-11-24T09:00:00.000Z",
+                     *         "updated_at": "2026-11-24T09:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CustomerReturnEnvelope"];
+                };
+            };
+            /** @description A field is invalid, the return window has passed, or a line names an unknown or custom item or more units than can be returned. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["CustomerTokenUnauthorized"];
+            403: components["responses"]["PublishableKeyForbidden"];
+            404: components["responses"]["CustomerOrderNotFound"];
+            409: components["responses"]["BrowserIdempotencyConflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -21308,6 +21900,7 @@ export interface operations {
                      *           "currency": "EUR",
                      *           "line_items": [
                      *             {
+                     *               "id": "oli_01jd5r1b3d5f7h9k1m3p5r7t9v",
                      *               "variant_id": "var_01jd5ky9n3p5q7r9s1t3v5w7x9",
                      *               "product_id": "prod_01jd5kx8m2n4p6q8r0s2t4v6w8",
                      *               "title": "Trail Runner 2",
@@ -21318,6 +21911,7 @@ export interface operations {
                      *               "total": 19800
                      *             },
                      *             {
+                     *               "id": "oli_01jd5r1c4e6g8j0l2n4q6s8u0w",
                      *               "variant_id": null,
                      *               "product_id": null,
                      *               "title": "Gift wrapping",
@@ -21364,6 +21958,7 @@ export interface operations {
                      *           "draft_order_id": "dord_01jd5s0a2c4e6g8j0l2n4q6s8u",
                      *           "checkout_id": null,
                      *           "payments": [],
+                     *           "returns": [],
                      *           "paid_at": null,
                      *           "created_at": "2026-11-22T10:00:00.000Z",
                      *           "updated_at": "2026-11-22T10:00:00.000Z"
@@ -21475,6 +22070,7 @@ export interface operations {
                      *         "currency": "EUR",
                      *         "line_items": [
                      *           {
+                     *             "id": "oli_01jd5r1b3d5f7h9k1m3p5r7t9v",
                      *             "variant_id": "var_01jd5ky9n3p5q7r9s1t3v5w7x9",
                      *             "product_id": "prod_01jd5kx8m2n4p6q8r0s2t4v6w8",
                      *             "title": "Trail Runner 2",
@@ -21485,6 +22081,7 @@ export interface operations {
                      *             "total": 19800
                      *           },
                      *           {
+                     *             "id": "oli_01jd5r1c4e6g8j0l2n4q6s8u0w",
                      *             "variant_id": null,
                      *             "product_id": null,
                      *             "title": "Gift wrapping",
@@ -21531,6 +22128,7 @@ export interface operations {
                      *         "draft_order_id": "dord_01jd5s0a2c4e6g8j0l2n4q6s8u",
                      *         "checkout_id": null,
                      *         "payments": [],
+                     *         "returns": [],
                      *         "paid_at": null,
                      *         "created_at": "2026-11-22T10:00:00.000Z",
                      *         "updated_at": "2026-11-22T10:00:00.000Z"
@@ -21614,6 +22212,7 @@ export interface operations {
                      *         "currency": "EUR",
                      *         "line_items": [
                      *           {
+                     *             "id": "oli_01jd5r1b3d5f7h9k1m3p5r7t9v",
                      *             "variant_id": "var_01jd5ky9n3p5q7r9s1t3v5w7x9",
                      *             "product_id": "prod_01jd5kx8m2n4p6q8r0s2t4v6w8",
                      *             "title": "Trail Runner 2",
@@ -21624,6 +22223,7 @@ export interface operations {
                      *             "total": 19800
                      *           },
                      *           {
+                     *             "id": "oli_01jd5r1c4e6g8j0l2n4q6s8u0w",
                      *             "variant_id": null,
                      *             "product_id": null,
                      *             "title": "Gift wrapping",
@@ -21670,6 +22270,7 @@ export interface operations {
                      *         "draft_order_id": "dord_01jd5s0a2c4e6g8j0l2n4q6s8u",
                      *         "checkout_id": null,
                      *         "payments": [],
+                     *         "returns": [],
                      *         "paid_at": "2026-11-23T08:00:00.000Z",
                      *         "created_at": "2026-11-22T10:00:00.000Z",
                      *         "updated_at": "2026-11-23T08:00:00.000Z"
@@ -21767,6 +22368,7 @@ export interface operations {
                      *           "status": "success",
                      *           "line_items": [
                      *             {
+                     *               "line_item_id": "oli_01jd5r1b3d5f7h9k1m3p5r7t9v",
                      *               "line_item_index": 0,
                      *               "quantity": 1
                      *             }
@@ -21846,6 +22448,7 @@ export interface operations {
                  *       "location_id": "loc_01jd5m3q7x9c2v4b6n8p0r1s2b",
                  *       "line_items": [
                  *         {
+                 *           "line_item_id": "oli_01jd5r1b3d5f7h9k1m3p5r7t9v",
                  *           "line_item_index": 0,
                  *           "quantity": 1
                  *         }
@@ -21881,6 +22484,7 @@ export interface operations {
                      *         "status": "success",
                      *         "line_items": [
                      *           {
+                     *             "line_item_id": "oli_01jd5r1b3d5f7h9k1m3p5r7t9v",
                      *             "line_item_index": 0,
                      *             "quantity": 1
                      *           }
@@ -21974,6 +22578,7 @@ export interface operations {
                      *         "status": "success",
                      *         "line_items": [
                      *           {
+                     *             "line_item_id": "oli_01jd5r1b3d5f7h9k1m3p5r7t9v",
                      *             "line_item_index": 0,
                      *             "quantity": 1
                      *           }
@@ -22062,6 +22667,7 @@ export interface operations {
                      *         "status": "cancelled",
                      *         "line_items": [
                      *           {
+                     *             "line_item_id": "oli_01jd5r1b3d5f7h9k1m3p5r7t9v",
                      *             "line_item_index": 0,
                      *             "quantity": 1
                      *           }
@@ -22153,6 +22759,7 @@ export interface operations {
                      *         "currency": "EUR",
                      *         "line_items": [
                      *           {
+                     *             "id": "oli_01jd5r1b3d5f7h9k1m3p5r7t9v",
                      *             "variant_id": "var_01jd5ky9n3p5q7r9s1t3v5w7x9",
                      *             "product_id": "prod_01jd5kx8m2n4p6q8r0s2t4v6w8",
                      *             "title": "Trail Runner 2",
@@ -22188,6 +22795,7 @@ export interface operations {
                      *         "draft_order_id": "dord_01jd5s0a2c4e6g8j0l2n4q6s8u",
                      *         "checkout_id": null,
                      *         "payments": [],
+                     *         "returns": [],
                      *         "paid_at": null,
                      *         "created_at": "2026-11-22T10:00:00.000Z",
                      *         "updated_at": "2026-11-23T11:00:00.000Z"
@@ -22256,6 +22864,7 @@ export interface operations {
                      *           "reason": "Returned one pair (too small)",
                      *           "line_items": [
                      *             {
+                     *               "line_item_id": "oli_01jd5r1b3d5f7h9k1m3p5r7t9v",
                      *               "line_item_index": 0,
                      *               "quantity": 1,
                      *               "location_id": "loc_01jd5m3q7x9c2v4b6n8p0r1s2b"
@@ -22332,6 +22941,7 @@ export interface operations {
                  *       "reason": "Returned one pair (too small)",
                  *       "line_items": [
                  *         {
+                 *           "line_item_id": "oli_01jd5r1b3d5f7h9k1m3p5r7t9v",
                  *           "line_item_index": 0,
                  *           "quantity": 1,
                  *           "location_id": "loc_01jd5m3q7x9c2v4b6n8p0r1s2b"
@@ -22365,6 +22975,7 @@ export interface operations {
                      *         "reason": "Returned one pair (too small)",
                      *         "line_items": [
                      *           {
+                     *             "line_item_id": "oli_01jd5r1b3d5f7h9k1m3p5r7t9v",
                      *             "line_item_index": 0,
                      *             "quantity": 1,
                      *             "location_id": "loc_01jd5m3q7x9c2v4b6n8p0r1s2b"
@@ -22409,6 +23020,766 @@ export interface operations {
                 };
             };
             409: components["responses"]["IdempotencyConflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listOrderReturns: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description An order ID (`ord_...`).
+                 * @example ord_01jd5r0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["OrderIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The returns. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "ret_01jd5w0a2c4e6g8j0l2n4q6s8u",
+                     *           "order_id": "ord_01jd5r0a2c4e6g8j0l2n4q6s8u",
+                     *           "status": "closed",
+                     *           "requested_by": "customer",
+                     *           "reason": "size_too_small",
+                     *           "note": "Too tight at the toes.",
+                     *           "line_items": [
+                     *             {
+                     *               "line_item_id": "oli_01jd5r1b3d5f7h9k1m3p5r7t9v",
+                     *               "line_item_index": 0,
+                     *               "quantity": 2,
+                     *               "restocked_quantity": 2,
+                     *               "damaged_quantity": 0
+                     *             }
+                     *           ],
+                     *           "message": "Please send the shoes in their box with the enclosed label.",
+                     *           "location_id": "loc_01jd5m3q7x9c2v4b6n8p0r1s2b",
+                     *           "refund_id": "rfnd_01jd5w1b3d5f7h9k1m3p5r7t9v",
+                     *           "approved_at": "2026-11-24T11:30:00.000Z",
+                     *           "rejected_at": null,
+                     *           "received_at": "2026-11-27T15:10:00.000Z",
+                     *           "closed_at": "2026-11-27T15:20:00.000Z",
+                     *           "cancelled_at": null,
+                     *           "created_at": "2026-11-24T09:00:00.000Z",
+                     *           "updated_at": "2026-11-27T15:20:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Return"][];
+                    };
+                };
+            };
+            /** @description A parameter or body field is invalid (`invalid_request` with `field`; `validation_error` with `details` when several are); the example is what this operation answers. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "q is not a query parameter of this operation. It takes no query parameters.",
+                     *         "field": "q"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["OrderNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createOrderReturn: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
+                 *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
+                 *     Keys are scoped to the API key (and data mode) that sent them and expire after 24 hours.
+                 * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description An order ID (`ord_...`).
+                 * @example ord_01jd5r0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["OrderIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "line_items": [
+                 *         {
+                 *           "line_item_id": "oli_01jd5r1b3d5f7h9k1m3p5r7t9v",
+                 *           "quantity": 2
+                 *         }
+                 *       ],
+                 *       "reason": "size_too_small",
+                 *       "note": "Too tight at the toes."
+                 *     }
+                 */
+                "application/json": components["schemas"]["ReturnCreate"];
+            };
+        };
+        responses: {
+            /** @description The requested return. */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "ret_01jd5w0a2c4e6g8j0l2n4q6s8u",
+                     *         "order_id": "ord_01jd5r0a2c4e6g8j0l2n4q6s8u",
+                     *         "status": "requested",
+                     *         "requested_by": "merchant",
+                     *         "reason": "size_too_small",
+                     *         "note": "Too tight at the toes.",
+                     *         "line_items": [
+                     *           {
+                     *             "line_item_id": "oli_01jd5r1b3d5f7h9k1m3p5r7t9v",
+                     *             "line_item_index": 0,
+                     *             "quantity": 2,
+                     *             "restocked_quantity": null,
+                     *             "damaged_quantity": null
+                     *           }
+                     *         ],
+                     *         "message": null,
+                     *         "location_id": null,
+                     *         "refund_id": null,
+                     *         "approved_at": null,
+                     *         "rejected_at": null,
+                     *         "received_at": null,
+                     *         "closed_at": null,
+                     *         "cancelled_at": null,
+                     *         "created_at": "2026-11-24T09:00:00.000Z",
+                     *         "updated_at": "2026-11-24T09:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ReturnEnvelope"];
+                };
+            };
+            /** @description A field is invalid, the order is cancelled, or a line names an unknown or custom item, or more units than can be returned. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["OrderNotFound"];
+            409: components["responses"]["IdempotencyConflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getReturn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A return ID (`ret_...`).
+                 * @example ret_01jd5w0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["ReturnIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The return. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "ret_01jd5w0a2c4e6g8j0l2n4q6s8u",
+                     *         "order_id": "ord_01jd5r0a2c4e6g8j0l2n4q6s8u",
+                     *         "status": "received",
+                     *         "requested_by": "customer",
+                     *         "reason": "size_too_small",
+                     *         "note": "Too tight at the toes.",
+                     *         "line_items": [
+                     *           {
+                     *             "line_item_id": "oli_01jd5r1b3d5f7h9k1m3p5r7t9v",
+                     *             "line_item_index": 0,
+                     *             "quantity": 2,
+                     *             "restocked_quantity": 2,
+                     *             "damaged_quantity": 0
+                     *           }
+                     *         ],
+                     *         "message": "Please send the shoes in their box with the enclosed label.",
+                     *         "location_id": "loc_01jd5m3q7x9c2v4b6n8p0r1s2b",
+                     *         "refund_id": null,
+                     *         "approved_at": "2026-11-24T11:30:00.000Z",
+                     *         "rejected_at": null,
+                     *         "received_at": "2026-11-27T15:10:00.000Z",
+                     *         "closed_at": null,
+                     *         "cancelled_at": null,
+                     *         "created_at": "2026-11-24T09:00:00.000Z",
+                     *         "updated_at": "2026-11-27T15:10:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ReturnEnvelope"];
+                };
+            };
+            /** @description A parameter or body field is invalid (`invalid_request` with `field`; `validation_error` with `details` when several are); the example is what this operation answers. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "q is not a query parameter of this operation. It takes no query parameters.",
+                     *         "field": "q"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["ReturnNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    approveReturn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A return ID (`ret_...`).
+                 * @example ret_01jd5w0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["ReturnIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "message": "Please send the shoes in their box with the enclosed label."
+                 *     }
+                 */
+                "application/json": components["schemas"]["ReturnDecision"];
+            };
+        };
+        responses: {
+            /** @description The return, approved. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "ret_01jd5w0a2c4e6g8j0l2n4q6s8u",
+                     *         "order_id": "ord_01jd5r0a2c4e6g8j0l2n4q6s8u",
+                     *         "status": "approved",
+                     *         "requested_by": "customer",
+                     *         "reason": "size_too_small",
+                     *         "note": "Too tight at the toes.",
+                     *         "line_items": [
+                     *           {
+                     *             "line_item_id": "oli_01jd5r1b3d5f7h9k1m3p5r7t9v",
+                     *             "line_item_index": 0,
+                     *             "quantity": 2,
+                     *             "restocked_quantity": null,
+                     *             "damaged_quantity": null
+                     *           }
+                     *         ],
+                     *         "message": "Please send the shoes in their box with the enclosed label.",
+                     *         "location_id": null,
+                     *         "refund_id": null,
+                     *         "approved_at": "2026-11-24T11:30:00.000Z",
+                     *         "rejected_at": null,
+                     *         "received_at": null,
+                     *         "closed_at": null,
+                     *         "cancelled_at": null,
+                     *         "created_at": "2026-11-24T09:00:00.000Z",
+                     *         "updated_at": "2026-11-24T11:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ReturnEnvelope"];
+                };
+            };
+            /** @description A field is invalid, or the return is not in a status this move starts from. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["ReturnNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    rejectReturn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A return ID (`ret_...`).
+                 * @example ret_01jd5w0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["ReturnIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "message": "Worn shoes cannot be returned; see our returns policy."
+                 *     }
+                 */
+                "application/json": components["schemas"]["ReturnDecision"];
+            };
+        };
+        responses: {
+            /** @description The return, rejected. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "ret_01jd5w0a2c4e6g8j0l2n4q6s8u",
+                     *         "order_id": "ord_01jd5r0a2c4e6g8j0l2n4q6s8u",
+                     *         "status": "rejected",
+                     *         "requested_by": "customer",
+                     *         "reason": "size_too_small",
+                     *         "note": "Too tight at the toes.",
+                     *         "line_items": [
+                     *           {
+                     *             "line_item_id": "oli_01jd5r1b3d5f7h9k1m3p5r7t9v",
+                     *             "line_item_index": 0,
+                     *             "quantity": 2,
+                     *             "restocked_quantity": null,
+                     *             "damaged_quantity": null
+                     *           }
+                     *         ],
+                     *         "message": "Worn shoes cannot be returned; see our returns policy.",
+                     *         "location_id": null,
+                     *         "refund_id": null,
+                     *         "approved_at": null,
+                     *         "rejected_at": "2026-11-24T11:30:00.000Z",
+                     *         "received_at": null,
+                     *         "closed_at": null,
+                     *         "cancelled_at": null,
+                     *         "created_at": "2026-11-24T09:00:00.000Z",
+                     *         "updated_at": "2026-11-24T11:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ReturnEnvelope"];
+                };
+            };
+            /** @description A field is invalid, or the return is not in a status this move starts from. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["ReturnNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    receiveReturn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A return ID (`ret_...`).
+                 * @example ret_01jd5w0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["ReturnIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "location_id": "loc_01jd5m3q7x9c2v4b6n8p0r1s2b",
+                 *       "line_items": [
+                 *         {
+                 *           "line_item_id": "oli_01jd5r1b3d5f7h9k1m3p5r7t9v",
+                 *           "damaged_quantity": 0
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["ReturnReceive"];
+            };
+        };
+        responses: {
+            /** @description The return, received. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "ret_01jd5w0a2c4e6g8j0l2n4q6s8u",
+                     *         "order_id": "ord_01jd5r0a2c4e6g8j0l2n4q6s8u",
+                     *         "status": "received",
+                     *         "requested_by": "customer",
+                     *         "reason": "size_too_small",
+                     *         "note": "Too tight at the toes.",
+                     *         "line_items": [
+                     *           {
+                     *             "line_item_id": "oli_01jd5r1b3d5f7h9k1m3p5r7t9v",
+                     *             "line_item_index": 0,
+                     *             "quantity": 2,
+                     *             "restocked_quantity": 2,
+                     *             "damaged_quantity": 0
+                     *           }
+                     *         ],
+                     *         "message": "Please send the shoes in their box with the enclosed label.",
+                     *         "location_id": "loc_01jd5m3q7x9c2v4b6n8p0r1s2b",
+                     *         "refund_id": null,
+                     *         "approved_at": "2026-11-24T11:30:00.000Z",
+                     *         "rejected_at": null,
+                     *         "received_at": "2026-11-27T15:10:00.000Z",
+                     *         "closed_at": null,
+                     *         "cancelled_at": null,
+                     *         "created_at": "2026-11-24T09:00:00.000Z",
+                     *         "updated_at": "2026-11-27T15:10:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ReturnEnvelope"];
+                };
+            };
+            /** @description A field is invalid, or the return is not in a status this move starts from. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            /** @description No such return, or no such location, in the caller's project. */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    closeReturn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A return ID (`ret_...`).
+                 * @example ret_01jd5w0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["ReturnIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "Return of 2 pairs (too small)",
+                 *       "store_credit_refund_method": "store_credit"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ReturnClose"];
+            };
+        };
+        responses: {
+            /** @description The return, closed. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "ret_01jd5w0a2c4e6g8j0l2n4q6s8u",
+                     *         "order_id": "ord_01jd5r0a2c4e6g8j0l2n4q6s8u",
+                     *         "status": "closed",
+                     *         "requested_by": "customer",
+                     *         "reason": "size_too_small",
+                     *         "note": "Too tight at the toes.",
+                     *         "line_items": [
+                     *           {
+                     *             "line_item_id": "oli_01jd5r1b3d5f7h9k1m3p5r7t9v",
+                     *             "line_item_index": 0,
+                     *             "quantity": 2,
+                     *             "restocked_quantity": 2,
+                     *             "damaged_quantity": 0
+                     *           }
+                     *         ],
+                     *         "message": "Please send the shoes in their box with the enclosed label.",
+                     *         "location_id": "loc_01jd5m3q7x9c2v4b6n8p0r1s2b",
+                     *         "refund_id": "rfnd_01jd5w1b3d5f7h9k1m3p5r7t9v",
+                     *         "approved_at": "2026-11-24T11:30:00.000Z",
+                     *         "rejected_at": null,
+                     *         "received_at": "2026-11-27T15:10:00.000Z",
+                     *         "closed_at": "2026-11-27T15:20:00.000Z",
+                     *         "cancelled_at": null,
+                     *         "created_at": "2026-11-24T09:00:00.000Z",
+                     *         "updated_at": "2026-11-27T15:20:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ReturnEnvelope"];
+                };
+            };
+            /** @description A field is invalid, or the return is not in a status this move starts from. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["ReturnNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    cancelReturn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A return ID (`ret_...`).
+                 * @example ret_01jd5w0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["ReturnIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The return, cancelled. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "ret_01jd5w0a2c4e6g8j0l2n4q6s8u",
+                     *         "order_id": "ord_01jd5r0a2c4e6g8j0l2n4q6s8u",
+                     *         "status": "cancelled",
+                     *         "requested_by": "customer",
+                     *         "reason": "size_too_small",
+                     *         "note": "Too tight at the toes.",
+                     *         "line_items": [
+                     *           {
+                     *             "line_item_id": "oli_01jd5r1b3d5f7h9k1m3p5r7t9v",
+                     *             "line_item_index": 0,
+                     *             "quantity": 2,
+                     *             "restocked_quantity": null,
+                     *             "damaged_quantity": null
+                     *           }
+                     *         ],
+                     *         "message": null,
+                     *         "location_id": null,
+                     *         "refund_id": null,
+                     *         "approved_at": null,
+                     *         "rejected_at": null,
+                     *         "received_at": null,
+                     *         "closed_at": null,
+                     *         "cancelled_at": "2026-11-24T11:30:00.000Z",
+                     *         "created_at": "2026-11-24T09:00:00.000Z",
+                     *         "updated_at": "2026-11-24T11:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ReturnEnvelope"];
+                };
+            };
+            /** @description A field is invalid, or the return is not in a status this move starts from. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["ReturnNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -23593,6 +24964,7 @@ export interface operations {
                      *         "currency": "EUR",
                      *         "line_items": [
                      *           {
+                     *             "id": "oli_01jd5r1b3d5f7h9k1m3p5r7t9v",
                      *             "variant_id": "var_01jd5ky9n3p5q7r9s1t3v5w7x9",
                      *             "product_id": "prod_01jd5kx8m2n4p6q8r0s2t4v6w8",
                      *             "title": "Trail Runner 2",
@@ -23603,6 +24975,7 @@ export interface operations {
                      *             "total": 19800
                      *           },
                      *           {
+                     *             "id": "oli_01jd5r1c4e6g8j0l2n4q6s8u0w",
                      *             "variant_id": null,
                      *             "product_id": null,
                      *             "title": "Gift wrapping",
@@ -23649,6 +25022,7 @@ export interface operations {
                      *         "draft_order_id": "dord_01jd5s0a2c4e6g8j0l2n4q6s8u",
                      *         "checkout_id": null,
                      *         "payments": [],
+                     *         "returns": [],
                      *         "paid_at": null,
                      *         "created_at": "2026-11-22T10:00:00.000Z",
                      *         "updated_at": "2026-11-22T10:00:00.000Z"
@@ -24907,6 +26281,7 @@ export interface operations {
                      *         "currency": "EUR",
                      *         "line_items": [
                      *           {
+                     *             "id": "oli_01jd5r1b3d5f7h9k1m3p5r7t9v",
                      *             "variant_id": "var_01jd5ky9n3p5q7r9s1t3v5w7x9",
                      *             "product_id": "prod_01jd5kx8m2n4p6q8r0s2t4v6w8",
                      *             "title": "Trail Runner 2",
@@ -24962,6 +26337,7 @@ export interface operations {
                      *             "created_at": "2026-11-21T09:10:00.000Z"
                      *           }
                      *         ],
+                     *         "returns": [],
                      *         "paid_at": "2026-11-21T09:10:00.000Z",
                      *         "created_at": "2026-11-21T09:10:00.000Z",
                      *         "updated_at": "2026-11-21T09:10:00.000Z"

@@ -22,6 +22,7 @@ export interface StorefrontOperations {
   '/v1/me/addresses/{id}': 'delete' | 'get' | 'patch';
   '/v1/me/orders': 'get';
   '/v1/me/orders/{id}': 'get';
+  '/v1/me/orders/{id}/returns': 'post';
   '/v1/me/password': 'post';
   '/v1/me/store-credit': 'get';
   '/v1/me/store-credit/transactions': 'get';

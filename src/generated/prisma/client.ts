@@ -182,6 +182,12 @@ export type Order = Prisma.OrderModel
  */
 export type Fulfillment = Prisma.FulfillmentModel
 /**
+ * Model Return
+ * Units of an order that the customer sends back: requested, approved or rejected, received at a location
+ * (restocked or damaged), then closed with a refund or cancelled (openapi.yaml, the returns tag).
+ */
+export type Return = Prisma.ReturnModel
+/**
  * Model Refund
  * Money the merchant returned to the customer for an order, recorded (no payment provider is called), with
  * the units put back into stock by it.

@@ -268,10 +268,11 @@ function orderOfCheckout(
   };
 }
 
-/** A checkout line as the order keeps it (a copy that never changes). */
+/** A checkout line as the order keeps it (a copy that never changes), with its stable id. */
 function toOrderLineItem(line: CheckoutLine): OrderLineItemResource {
   const unitPrice = Number(line.unitPrice);
   return {
+    id: newId('oli_'),
     variant_id: line.variantId,
     product_id: line.productId,
     title: line.title,

@@ -9,13 +9,18 @@ import {
   listMyAddresses,
   listMyOrders,
   listMyStoreCredit,
+  requestMyReturn,
   updateMyAddress,
 } from './me.service.js';
 
-/** The signed-in customer's orders, store credit and address book under /v1/me. */
+/** The signed-in customer's orders, return requests, store credit and address book under /v1/me. */
 export const meHandlers = {
   listCurrentCustomerOrders: async ({ query, ctx }) => ({ status: 200, body: await listMyOrders(ctx, query) }),
   getCurrentCustomerOrder: async ({ path, ctx }) => ({ status: 200, body: { data: await getMyOrder(ctx, path.id) } }),
+  createCurrentCustomerOrderReturn: async ({ path, body, ctx }) => ({
+    status: 201,
+    body: { data: await requestMyReturn(ctx, path.id, body) },
+  }),
   getCurrentCustomerStoreCredit: async ({ ctx }) => ({ status: 200, body: { data: await getMyStoreCredit(ctx) } }),
   listCurrentCustomerStoreCreditTransactions: async ({ query, ctx }) => ({
     status: 200,

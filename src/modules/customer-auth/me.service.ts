@@ -3,7 +3,7 @@ import type { CustomerAddress } from '../../generated/prisma/client.js';
 import type { Ctx } from '../../shared/context.js';
 import { AppError } from '../../shared/errors.js';
 import { createAddress, deleteAddress, getAddress, listAddresses, updateAddress } from '../customers/index.js';
-import { getCustomerOrder, listCustomerOrders } from '../orders/index.js';
+import { createReturn, getCustomerOrder, listCustomerOrders, toCustomerReturnResource } from '../orders/index.js';
 import { listStoreCredit, storeCreditBalance } from '../store-credit/index.js';
 import { currentCustomer, SESSION_ENDED } from './accounts.service.js';
 import { requireStoreDomain } from './store-domain.js';
@@ -36,6 +36,12 @@ export async function listMyOrders(ctx: Ctx, page: { limit?: number; cursor?: st
 export async function getMyOrder(ctx: Ctx, id: string) {
   const { customerId } = await signedIn(ctx);
   return getCustomerOrder(ctx, customerId, id);
+}
+
+/** POST /v1/me/orders/{id}/returns: the orders area's return request, for the signed-in customer's own order within the return window. */
+export async function requestMyReturn(ctx: Ctx, orderId: string, input: Schemas['ReturnCreate']) {
+  const { customerId } = await signedIn(ctx);
+  return toCustomerReturnResource(await createReturn(ctx, orderId, input, { kind: 'customer', customerId }));
 }
 
 /** GET /v1/me/store-credit: the signed-in customer's store credit balance. */

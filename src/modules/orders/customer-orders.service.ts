@@ -10,18 +10,20 @@ import { orderList } from './orders.statements.js';
 const CHILD_ORDER = [{ createdAt: 'asc' }, { id: 'asc' }] as const;
 const NOT_FOUND = 'Order not found.';
 
-/** The orders with their fulfilments and refunds, read in two statements for all of them. */
+/** The orders with their fulfilments, refunds and returns, read in three statements for all of them. */
 async function withChildren(db: Ctx['db'], orders: Order[]): Promise<OrderWithChildren[]> {
   if (orders.length === 0) return [];
   const orderId = { in: orders.map((order) => order.id) };
-  const [fulfillments, refunds] = await Promise.all([
+  const [fulfillments, refunds, returnRows] = await Promise.all([
     db.fulfillment.findMany({ where: { orderId }, orderBy: [...CHILD_ORDER] }),
     db.refund.findMany({ where: { orderId }, orderBy: [...CHILD_ORDER] }),
+    db.return.findMany({ where: { orderId }, orderBy: [...CHILD_ORDER] }),
   ]);
   return orders.map((order) => ({
     ...order,
     fulfillments: fulfillments.filter((row) => row.orderId === order.id),
     refunds: refunds.filter((row) => row.orderId === order.id),
+    returnRows: returnRows.filter((row) => row.orderId === order.id),
   }));
 }
 

@@ -12,6 +12,7 @@ import { recordEvent } from '../store-events/index.js';
 import { recordOrderMove } from './order-history.js';
 import { toFulfillmentResource, type FulfillmentLineItem, type OrderLineItemResource } from './orders.mappers.js';
 import { findOrder } from './orders.service.js';
+import { lineIndexOf, lineLabel } from './line-refs.js';
 import { returnedUnits } from './refunds.service.js';
 import { renderShippingConfirmation } from './shipping-confirmation.email.js';
 
@@ -37,34 +38,29 @@ function statusFor(order: Order, shipped: number[]): FulfillmentStatus {
   return items.every((item, index) => shipped[index] >= item.quantity) ? 'fulfilled' : 'partially_fulfilled';
 }
 
-function checkLines(order: Order, shipped: number[], lines: FulfillmentLineItem[]): void {
+/** The fulfilment's lines, each naming its line item by id and index; 400 for an unknown or repeated line, or too many units. */
+function checkLines(order: Order, shipped: number[], lines: FulfillmentCreate['line_items']): FulfillmentLineItem[] {
   const items = order.lineItems as OrderLineItemResource[];
   const seen = new Set<number>();
-  lines.forEach((line, position) => {
+  return lines.map((line, position) => {
     const field = `line_items[${position}]`;
-    const item = items[line.line_item_index];
-    if (!item) {
-      throw new AppError(
-        'invalid_request',
-        `The order has no line item ${line.line_item_index}: it has ${items.length} (0 to ${items.length - 1}).`,
-        { field: `${field}.line_item_index` },
-      );
-    }
-    if (seen.has(line.line_item_index)) {
-      throw new AppError('invalid_request', `Line item ${line.line_item_index} is listed twice.`, {
-        field: `${field}.line_item_index`,
+    const index = lineIndexOf(items, line, field);
+    const item = items[index];
+    if (seen.has(index)) {
+      throw new AppError('invalid_request', `Line item ${index} is listed twice.`, {
+        field: `${field}.${line.line_item_id === undefined ? 'line_item_index' : 'line_item_id'}`,
       });
     }
-    seen.add(line.line_item_index);
-    const left = item.quantity - shipped[line.line_item_index];
+    seen.add(index);
+    const left = item.quantity - shipped[index];
     if (line.quantity > left) {
-      const label = item.variant_title ? `${item.title} - ${item.variant_title}` : item.title;
       throw new AppError(
         'invalid_request',
-        `Line item ${line.line_item_index} (${label}) has ${left} unfulfilled unit${left === 1 ? '' : 's'}; ${line.quantity} requested.`,
+        `Line item ${index} (${lineLabel(item)}) has ${left} unfulfilled unit${left === 1 ? '' : 's'}; ${line.quantity} requested.`,
         { field: `${field}.quantity` },
       );
     }
+    return { line_item_id: item.id, line_item_index: index, quantity: line.quantity };
   });
 }
 
@@ -146,14 +142,14 @@ export async function createFulfillment(
       throw new AppError('invalid_request', 'This order is cancelled and cannot be fulfilled.');
     }
     await stockLocation(ctx, tx, input.location_id, 'location_id');
-    checkLines(order, await shippedUnits(tx, order.id), input.line_items);
+    const lines = checkLines(order, await shippedUnits(tx, order.id), input.line_items);
     const fulfillment = await tx.fulfillment.create({
       data: {
         id: newId('ful_'),
         projectId: ctx.project.id,
         orderId: order.id,
         locationId: input.location_id,
-        lineItems: input.line_items.map((line) => ({ line_item_index: line.line_item_index, quantity: line.quantity })),
+        lineItems: lines,
         trackingCompany: input.tracking_company ?? null,
         trackingNumber: input.tracking_number ?? null,
         trackingUrl: input.tracking_url ?? null,

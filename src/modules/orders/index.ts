@@ -1,4 +1,4 @@
-/** What other areas may use of orders: creating an order (of a completed draft or checkout), marking it paid, its representation, and a customer's own orders. */
+/** What other areas may use of orders: creating an order (of a completed draft or checkout), marking it paid, its representation, a customer's own orders and their return requests. */
 export {
   createOrder,
   createOrderCompletingDraft,
@@ -15,3 +15,5 @@ export {
 } from './orders.mappers.js';
 export type { NewOrder } from './orders.statements.js';
 export { getCustomerOrder, listCustomerOrders } from './customer-orders.service.js';
+export { createReturn } from './returns.service.js';
+export { toCustomerReturnResource } from './returns.mappers.js';

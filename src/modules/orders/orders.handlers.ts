@@ -6,6 +6,9 @@ import { toOrderResource } from './orders.mappers.js';
 import { findOrder, listOrders, payOrder } from './orders.service.js';
 import { refundHandlers } from './refunds.handlers.js';
 
+/** The returns tag's handlers: returns are an order's sub-resource, so they live in this area. */
+export { returnHandlers } from './returns.handlers.js';
+
 export const orderHandlers = {
   listOrders: async ({ query, ctx }) => {
     const page = await listOrders(ctx, query);

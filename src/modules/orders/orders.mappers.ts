@@ -1,5 +1,6 @@
 import type { components } from '../../generated/openapi.js';
 import type { DraftLineItem, Fulfillment, Order, Refund } from '../../generated/prisma/client.js';
+import { newId } from '../../shared/ids.js';
 import { toDateString } from '../../shared/payment-terms.js';
 
 type Schemas = components['schemas'];
@@ -10,9 +11,12 @@ export type FulfillmentLineItem = Schemas['FulfillmentLineItem'];
 export type RefundResource = Schemas['Refund'];
 export type RefundLineItem = Schemas['RefundLineItem'];
 export type OrderPaymentResource = Schemas['OrderPayment'];
+export type OrderReturnSummary = Schemas['OrderReturnSummary'];
+/** A line item's fields as a draft or checkout line shows them, before the order gives it its id. */
+export type OrderLineCopy = Omit<OrderLineItemResource, 'id'>;
 
-/** A draft line item as the order keeps it (a copy that never changes). */
-export function toOrderLineItem(item: DraftLineItem): OrderLineItemResource {
+/** A draft line item's fields as the order copies them (the order adds the line's id: withLineId). */
+export function toOrderLineItem(item: DraftLineItem): OrderLineCopy {
   const unitPrice = Number(item.unitPrice);
   return {
     variant_id: item.variantId,
@@ -24,6 +28,11 @@ export function toOrderLineItem(item: DraftLineItem): OrderLineItemResource {
     unit_price: unitPrice,
     total: item.quantity * unitPrice,
   };
+}
+
+/** An order line item as the order keeps it (a copy that never changes), with its new stable id (`oli_`). */
+export function withLineId(copy: OrderLineCopy): OrderLineItemResource {
+  return { id: newId('oli_'), ...copy };
 }
 
 /** An order as the API shows it. */
@@ -54,6 +63,7 @@ export function toOrderResource(order: Order): OrderResource {
     draft_order_id: order.draftOrderId,
     checkout_id: order.checkoutId,
     payments: order.payments as OrderPaymentResource[],
+    returns: order.returns as OrderReturnSummary[],
     paid_at: order.paidAt?.toISOString() ?? null,
     created_at: order.createdAt.toISOString(),
     updated_at: order.updatedAt.toISOString(),

@@ -17,7 +17,7 @@ import { recordEvent, storeEventRow, type FieldChanges } from '../store-events/i
 import { paymentDueDate, type PaymentTerms } from '../../shared/payment-terms.js';
 import { jsonColumn } from '../../shared/json-column.js';
 import { recordOrderMove } from './order-history.js';
-import { toOrderLineItem, toOrderResource, type OrderPaymentResource } from './orders.mappers.js';
+import { toOrderLineItem, toOrderResource, withLineId, type OrderPaymentResource } from './orders.mappers.js';
 import {
   countCustomerOrder,
   customerOrderStep,
@@ -180,7 +180,7 @@ function orderOfDraft(
     customerId: draft.customerId,
     email: draft.customerEmail!,
     currency: draft.currency,
-    lineItems: items.map(toOrderLineItem),
+    lineItems: items.map((item) => withLineId(toOrderLineItem(item))),
     subtotal: draft.subtotal,
     tax: draft.tax,
     taxData: jsonColumn(draft.taxData),

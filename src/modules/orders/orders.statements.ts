@@ -32,6 +32,7 @@ const ORDER_COLUMNS: Columns<Order> = {
   draftOrderId: 'draft_order_id',
   checkoutId: 'checkout_id',
   payments: 'payments',
+  returns: 'returns',
   paidAt: 'paid_at',
   createdAt: 'created_at',
   updatedAt: 'updated_at',

@@ -16,12 +16,14 @@ import {
   type RefundLineItem,
 } from './orders.mappers.js';
 import { findOrder } from './orders.service.js';
+import { lineIndexOf } from './line-refs.js';
+import { unitsInReturns } from './return-units.js';
 
 type RefundCreate = components['schemas']['RefundCreate'];
 
 const REFUND_FIELDS = ['financial_status', 'total_refunded'] as const;
 
-/** Per order line item: units shipped by active fulfilments, the location its first one shipped from, units restocked by refunds. */
+/** Per order line item: units shipped by active fulfilments, the location its first one shipped from, units restocked by refunds or held by returns. */
 async function lineUnits(tx: Tx, order: Order) {
   const count = (order.lineItems as OrderLineItemResource[]).length;
   const shipped = new Array<number>(count).fill(0);
@@ -40,10 +42,11 @@ async function lineUnits(tx: Tx, order: Order) {
   for (const refund of await tx.refund.findMany({ where: { orderId: order.id }, select: { lineItems: true } })) {
     for (const line of refund.lineItems as RefundLineItem[]) restocked[line.line_item_index] += line.quantity;
   }
+  (await unitsInReturns(tx, order.id, count)).forEach((units, index) => (restocked[index] += units));
   return { shipped, shippedFrom, restocked };
 }
 
-/** Units of each line item restocked by the order's refunds (returned units). */
+/** Units of each line item restocked by the order's refunds or held by its returns (returned units). */
 export async function returnedUnits(tx: Tx, order: Order): Promise<number[]> {
   return (await lineUnits(tx, order)).restocked;
 }
@@ -65,14 +68,8 @@ async function restockLines(
   const checked: RefundLineItem[] = [];
   for (const [position, line] of lines.entries()) {
     const field = `line_items[${position}]`;
-    const index = line.line_item_index;
+    const index = lineIndexOf(items, line, field);
     const item = items[index];
-    if (!item) {
-      throw invalidField(
-        `${field}.line_item_index`,
-        `The order has no line item ${index}: it has ${items.length} (0 to ${items.length - 1}).`,
-      );
-    }
     if (seen.has(index)) throw invalidField(`${field}.line_item_index`, `Line item ${index} is listed twice.`);
     seen.add(index);
     if (!item.variant_id) {
@@ -90,7 +87,7 @@ async function restockLines(
     }
     const locationId = line.location_id ?? units.shippedFrom[index]!;
     await stockLocation(ctx, tx, locationId, `${field}.location_id`);
-    checked.push({ line_item_index: index, quantity: line.quantity, location_id: locationId });
+    checked.push({ line_item_id: item.id, line_item_index: index, quantity: line.quantity, location_id: locationId });
   }
   return checked;
 }

@@ -32,6 +32,7 @@ export function toProjectResource(project: Project, defaultLocationId: string): 
     stripe_secret_key_set: project.stripeSecretKey !== null,
     stripe_webhook_secret_set: project.stripeWebhookSecret !== null,
     checkouts_per_ip_per_minute: project.checkoutsPerIpPerMinute,
+    return_window_days: project.returnWindowDays,
     default_location_id: defaultLocationId,
     created_at: project.createdAt.toISOString(),
     updated_at: project.updatedAt.toISOString(),

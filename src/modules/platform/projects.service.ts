@@ -51,6 +51,7 @@ export async function createProject(db: Database, input: ProjectCreate) {
         stripeSecretKey: input.stripe_secret_key ?? null,
         stripeWebhookSecret: input.stripe_webhook_secret ?? null,
         checkoutsPerIpPerMinute: input.checkouts_per_ip_per_minute ?? 20,
+        returnWindowDays: input.return_window_days ?? 30,
         signingSecret: randomBytes(32).toString('base64url'),
       },
     });
@@ -129,6 +130,7 @@ export async function updateProject(
         stripeSecretKey: input.stripe_secret_key,
         stripeWebhookSecret: input.stripe_webhook_secret,
         checkoutsPerIpPerMinute: input.checkouts_per_ip_per_minute,
+        returnWindowDays: input.return_window_days,
       },
     });
     await notifyAuthChanged(tx, `project:${id}`);

@@ -17,12 +17,6 @@ export const NOT_YET_EMITTED: Readonly<Partial<Record<EventType, string>>> = {
   'promotion.deleted': 'promotions are not built yet',
   'refund.succeeded': 'refunds are recorded without a payment provider, so none succeeds or fails later',
   'refund.failed': 'refunds are recorded without a payment provider, so none succeeds or fails later',
-  'return.requested': 'returns are not built yet',
-  'return.approved': 'returns are not built yet',
-  'return.received': 'returns are not built yet',
-  'return.rejected': 'returns are not built yet',
-  'return.cancelled': 'returns are not built yet',
-  'return.closed': 'returns are not built yet',
 };
 
 /** Why `type` cannot be subscribed to yet, or null when an operation emits it. */

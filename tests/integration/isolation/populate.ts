@@ -197,21 +197,22 @@ export async function populate(app: TestApp, name: 'A' | 'B'): Promise<Tenant> {
   ]);
   ids.doli = items[0].id;
   const toComplete = await createDraftOrder(api, { currency: product.currency, customer_email: 'buyer@example.com' });
-  await addItems(api, toComplete.id, [{ variant_id: ids.var, quantity: 1 }]);
+  await addItems(api, toComplete.id, [{ variant_id: ids.var, quantity: 2 }]);
   const order = await must(
     'completeDraftOrder',
     api.POST('/v1/draft-orders/{id}/complete', { params: { path: { id: toComplete.id } } }),
   );
   ids.ord = order.data.id;
+  ids.oli = order.data.line_items[0].id;
   const fulfillment = await must(
     'createOrderFulfillment',
     api.POST('/v1/orders/{id}/fulfillments', {
       params: { path: { id: ids.ord } },
-      body: { location_id: ids.loc, line_items: [{ line_item_index: 0, quantity: 1 }] },
+      body: { location_id: ids.loc, line_items: [{ line_item_index: 0, quantity: 2 }] },
     }),
   );
   ids.ful = fulfillment.data.id;
-  // A paid order with a refund that brought its shipped unit back, and a sent draft holding a unit (a reservation).
+  // A paid order with a refund that brought one of its two shipped units back, a return of the other, and a sent draft holding a unit (a reservation).
   await must('payOrder', api.POST('/v1/orders/{id}/pay', { params: { path: { id: ids.ord } } }));
   await must(
     'createOrderRefund',
@@ -220,6 +221,15 @@ export async function populate(app: TestApp, name: 'A' | 'B'): Promise<Tenant> {
       body: { amount: 100, line_items: [{ line_item_index: 0, quantity: 1 }] },
     }),
   );
+  // A return of the other shipped unit.
+  const requested = await must(
+    'createOrderReturn',
+    api.POST('/v1/orders/{id}/returns', {
+      params: { path: { id: ids.ord } },
+      body: { line_items: [{ line_item_id: order.data.line_items[0].id, quantity: 1 }], reason: 'unwanted' },
+    }),
+  );
+  ids.ret = requested.data.id;
   await must('sendDraftOrder', api.POST('/v1/draft-orders/{id}/send', { params: { path: { id: ids.dord } } }));
 
   // Metafields: the shared slug on every owner type (with a value on each owner), and a slug only this project has.

@@ -131,11 +131,12 @@ describe('createOrderFulfillment', () => {
     ]);
     expect(await eventTypes('fulfillment', first.data!.data.id)).toEqual(['fulfillment.created']);
     const listed = await api.GET('/v1/orders/{id}/fulfillments', byId(order.id));
+    const [lineA, lineB] = order.line_items.map((item) => item.id);
     expect(listed.data!.data.map((f) => f.line_items)).toEqual([
-      [{ line_item_index: 0, quantity: 1 }],
+      [{ line_item_id: lineA, line_item_index: 0, quantity: 1 }],
       [
-        { line_item_index: 0, quantity: 1 },
-        { line_item_index: 1, quantity: 1 },
+        { line_item_id: lineA, line_item_index: 0, quantity: 1 },
+        { line_item_id: lineB, line_item_index: 1, quantity: 1 },
       ],
     ]);
     const read = await api.GET(

@@ -161,7 +161,9 @@ describe('createOrderRefund', () => {
     expect(await levels(variantId)).toEqual({ [location]: 8 });
     const back = await refund(order.id, { amount: 5000, line_items: [{ line_item_index: 0, quantity: 1 }] });
     expect(back.response.status).toBe(201);
-    expect(back.data!.data.line_items).toEqual([{ line_item_index: 0, quantity: 1, location_id: location }]);
+    expect(back.data!.data.line_items).toEqual([
+      { line_item_id: order.line_items[0].id, line_item_index: 0, quantity: 1, location_id: location },
+    ]);
     expect(await levels(variantId)).toEqual({ [location]: 9 });
     const ledger = await app.deps.db.inventoryAdjustment.findMany({
       where: { variantId },

@@ -38,6 +38,7 @@ describe("README's first requests, storefront requests, conditional writes, afte
       'storefront',
       'conditional-writes',
       'after-the-order',
+      'return-to-refund',
       'storefront-walkthrough',
       'suppliers-and-menus',
     ])
@@ -131,6 +132,37 @@ describe("README's first requests, storefront requests, conditional writes, afte
     expect(spentAfter.data.total_spent).toBe(spentBefore.data.total_spent);
     for (const level of levelsC.data) expect(level).toMatchObject({ available: 0, reserved: level.on_hand });
     expect(refused.error).toMatchObject({ code: 'conflict' });
+
+    // A return from request to refund: 2 of 3 shipped shoes approved, received (restocked) and refunded.
+    const returnBlock = readmeBlock('return-to-refund').replaceAll('./.data/', `${dataDir}/`);
+    const returned = await run(
+      'bash',
+      ['-euo', 'pipefail', '-c', `curl() { command curl "$@"; echo; }\n${returnBlock}`],
+      { cwd: root, env: shell },
+    );
+    const [threePaid, approved, received, closed, refunds, afterReturn, levels]: any[] = returned.stdout
+      .trim()
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line));
+    expect(threePaid.data).toMatchObject({ financial_status: 'paid', line_items: [{ quantity: 3 }] });
+    expect(approved.data).toMatchObject({ status: 'approved', message: 'Please send them in their box.' });
+    expect(received.data).toMatchObject({ status: 'received', line_items: [{ quantity: 2, restocked_quantity: 2 }] });
+    expect(closed.data.status).toBe('closed');
+    const goods = threePaid.data.total - threePaid.data.shipping_cost;
+    expect(refunds.data).toEqual([
+      expect.objectContaining({ id: closed.data.refund_id, amount: Math.floor((goods * 2) / 3) }),
+    ]);
+    expect(afterReturn.data).toEqual({
+      id: threePaid.data.id,
+      financial_status: 'partially_refunded',
+      total_refunded: Math.floor((goods * 2) / 3),
+      returns: [{ id: closed.data.id, status: 'closed' }],
+    });
+    const atDefault = levels.data.find(
+      (level: { location_id: string }) => level.location_id === received.data.location_id,
+    );
+    expect(atDefault.on_hand).toBe(9);
 
     // The storefront walkthrough: a signed-in customer's checkout, address, rate, test payment, the order, my orders.
     const walkthrough = readmeBlock('storefront-walkthrough').replaceAll('./.data/', `${dataDir}/`);

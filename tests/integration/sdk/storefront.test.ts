@@ -66,6 +66,40 @@ async function expectStatus(id: OperationId, call: () => Promise<{ response: Res
   if (status < 300) called.add(id);
 }
 
+/** The signed-in customer asks, through the client, to return the raincoat of an order the merchant shipped. */
+async function returnOfShippedRaincoat(customerId: string): Promise<void> {
+  const location = store.project.default_location_id;
+  await unwrap(
+    store.api.PUT('/v1/inventory-levels', { body: { variant_id: ids.variant, location_id: location, available: 3 } }),
+  );
+  const draft = await unwrap(
+    store.api.POST('/v1/draft-orders', { body: { currency: 'USD', customer_id: customerId } }),
+  );
+  const path = { params: { path: { id: draft.data.id } } };
+  await unwrap(
+    store.api.POST('/v1/draft-orders/{id}/items', {
+      ...path,
+      body: { items: [{ variant_id: ids.variant, quantity: 1 }] },
+    }),
+  );
+  const order = await unwrap(store.api.POST('/v1/draft-orders/{id}/complete', path));
+  const lineId = order.data.line_items[0].id;
+  await unwrap(
+    store.api.POST('/v1/orders/{id}/fulfillments', {
+      params: { path: { id: order.data.id } },
+      body: { location_id: location, line_items: [{ line_item_id: lineId, quantity: 1 }] },
+    }),
+  );
+  const requested = await unwrap(
+    shop.POST('/v1/me/orders/{id}/returns', {
+      params: { path: { id: order.data.id } },
+      body: { line_items: [{ line_item_id: lineId, quantity: 1 }], reason: 'size_too_large' },
+    }),
+  );
+  called.add('createCurrentCustomerOrderReturn');
+  expect(requested.data).toMatchObject({ order_id: order.data.id, status: 'requested' });
+}
+
 /** The signed-in customer's orders (one the merchant completed for them) and address book, through the client. */
 async function ownOrdersAndAddresses(customerId: string): Promise<void> {
   const draft = await unwrap(
@@ -86,6 +120,7 @@ async function ownOrdersAndAddresses(customerId: string): Promise<void> {
   const mine = await unwrap(shop.GET('/v1/me/orders/{id}', { params: { path: { id: order.data.id } } }));
   called.add('getCurrentCustomerOrder');
   expect(mine.data.line_items.map((item) => item.title)).toEqual(['Gift wrapping']);
+  await returnOfShippedRaincoat(customerId);
 
   const credit = await unwrap(shop.GET('/v1/me/store-credit'));
   called.add('getCurrentCustomerStoreCredit');

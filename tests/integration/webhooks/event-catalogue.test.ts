@@ -215,6 +215,29 @@ const EMITTERS: Step[] = [
     },
   },
   {
+    emits: ['return.requested', 'return.approved', 'return.received', 'return.closed'],
+    requests:
+      'POST /v1/orders/{id}/returns, POST /v1/returns/{id}/approve, POST /v1/returns/{id}/receive, POST /v1/returns/{id}/close',
+    run: async (api, state) => {
+      const body = { line_items: [{ line_item_index: 0, quantity: 2 }], reason: 'unwanted' as const };
+      const id = (await ok(api.POST('/v1/orders/{id}/returns', { ...byId(state.order), body }))).data!.data.id;
+      await ok(api.POST('/v1/returns/{id}/approve', { ...byId(id), body: { message: 'Send them back.' } }));
+      await ok(api.POST('/v1/returns/{id}/receive', { ...byId(id), body: { location_id: location() } }));
+      await ok(api.POST('/v1/returns/{id}/close', { ...byId(id), body: {} }));
+    },
+  },
+  {
+    emits: ['return.rejected', 'return.cancelled'],
+    requests: 'POST /v1/orders/{id}/returns (twice), POST /v1/returns/{id}/reject, POST /v1/returns/{id}/cancel',
+    run: async (api, state) => {
+      const body = { line_items: [{ line_item_index: 0, quantity: 1 }], reason: 'other' as const };
+      const rejected = (await ok(api.POST('/v1/orders/{id}/returns', { ...byId(state.order), body }))).data!.data;
+      await ok(api.POST('/v1/returns/{id}/reject', { ...byId(rejected.id), body: { message: 'Worn.' } }));
+      const cancelled = (await ok(api.POST('/v1/orders/{id}/returns', { ...byId(state.order), body }))).data!.data;
+      await ok(api.POST('/v1/returns/{id}/cancel', byId(cancelled.id)));
+    },
+  },
+  {
     emits: ['order.cancelled', 'order.updated'],
     requests: 'POST /v1/orders/{id}/cancel',
     run: async (api, state) => {
@@ -324,7 +347,7 @@ describe('the event catalogue', () => {
     }
     const seen = await receivedTypes('/all', types);
     expect(types.filter((type) => !seen.has(type))).toEqual([]);
-  }, 120_000); // some 60 requests and their deliveries, on a loaded machine
+  }, 120_000); // some 70 requests and their deliveries, on a loaded machine
 
   test('usage.warning: the requests that reach 80 % of a monthly quota emit it to a subscription of the project', async () => {
     const project = await createProject(app, {}, { rate_limit_per_minute: 1000, monthly_quota: 10 });

@@ -424,6 +424,7 @@ export const ModelName = {
   DraftLineItem: 'DraftLineItem',
   Order: 'Order',
   Fulfillment: 'Fulfillment',
+  Return: 'Return',
   Refund: 'Refund',
   ShippingZone: 'ShippingZone',
   ShippingRate: 'ShippingRate',
@@ -472,7 +473,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "project" | "rateWindow" | "usageWarning" | "apiKey" | "location" | "idempotencyKey" | "storeEvent" | "outboxEmail" | "customer" | "customerAddress" | "customerNote" | "product" | "variant" | "collection" | "collectionProduct" | "file" | "inventoryLevel" | "inventoryReservation" | "inventoryAdjustment" | "webhookSubscription" | "webhookEvent" | "webhookDelivery" | "projectCounter" | "draftOrder" | "draftLineItem" | "order" | "fulfillment" | "refund" | "shippingZone" | "shippingRate" | "customerSession" | "refreshToken" | "passwordResetToken" | "loginThrottle" | "metafieldDefinition" | "metafieldValue" | "customerGroup" | "customerGroupMember" | "company" | "companyAddress" | "companyContact" | "priceList" | "priceListPrice" | "searchProduct" | "searchTitleWord" | "searchTerm" | "synonymGroup" | "merchandisingRule" | "searchQuery" | "searchQueryStat" | "searchQueryClient" | "searchSuggestionBlock" | "jobWorkerHeartbeat" | "checkout" | "checkoutLine" | "purchaseOrder" | "purchaseOrderLine" | "navigationMenu" | "storeCreditAccount" | "storeCreditTransaction"
+    modelProps: "project" | "rateWindow" | "usageWarning" | "apiKey" | "location" | "idempotencyKey" | "storeEvent" | "outboxEmail" | "customer" | "customerAddress" | "customerNote" | "product" | "variant" | "collection" | "collectionProduct" | "file" | "inventoryLevel" | "inventoryReservation" | "inventoryAdjustment" | "webhookSubscription" | "webhookEvent" | "webhookDelivery" | "projectCounter" | "draftOrder" | "draftLineItem" | "order" | "fulfillment" | "return" | "refund" | "shippingZone" | "shippingRate" | "customerSession" | "refreshToken" | "passwordResetToken" | "loginThrottle" | "metafieldDefinition" | "metafieldValue" | "customerGroup" | "customerGroupMember" | "company" | "companyAddress" | "companyContact" | "priceList" | "priceListPrice" | "searchProduct" | "searchTitleWord" | "searchTerm" | "synonymGroup" | "merchandisingRule" | "searchQuery" | "searchQueryStat" | "searchQueryClient" | "searchSuggestionBlock" | "jobWorkerHeartbeat" | "checkout" | "checkoutLine" | "purchaseOrder" | "purchaseOrderLine" | "navigationMenu" | "storeCreditAccount" | "storeCreditTransaction"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -2471,6 +2472,80 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         count: {
           args: Prisma.FulfillmentCountArgs<ExtArgs>
           result: runtime.Types.Utils.Optional<Prisma.FulfillmentCountAggregateOutputType> | number
+        }
+      }
+    }
+    Return: {
+      payload: Prisma.$ReturnPayload<ExtArgs>
+      fields: Prisma.ReturnFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.ReturnFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ReturnPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.ReturnFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ReturnPayload>
+        }
+        findFirst: {
+          args: Prisma.ReturnFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ReturnPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.ReturnFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ReturnPayload>
+        }
+        findMany: {
+          args: Prisma.ReturnFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ReturnPayload>[]
+        }
+        create: {
+          args: Prisma.ReturnCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ReturnPayload>
+        }
+        createMany: {
+          args: Prisma.ReturnCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.ReturnCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ReturnPayload>[]
+        }
+        delete: {
+          args: Prisma.ReturnDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ReturnPayload>
+        }
+        update: {
+          args: Prisma.ReturnUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ReturnPayload>
+        }
+        deleteMany: {
+          args: Prisma.ReturnDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.ReturnUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.ReturnUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ReturnPayload>[]
+        }
+        upsert: {
+          args: Prisma.ReturnUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ReturnPayload>
+        }
+        aggregate: {
+          args: Prisma.ReturnAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateReturn>
+        }
+        groupBy: {
+          args: Prisma.ReturnGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.ReturnGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.ReturnCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.ReturnCountAggregateOutputType> | number
         }
       }
     }
@@ -4964,6 +5039,7 @@ export const ProjectScalarFieldEnum = {
   stripeSecretKey: 'stripeSecretKey',
   stripeWebhookSecret: 'stripeWebhookSecret',
   checkoutsPerIpPerMinute: 'checkoutsPerIpPerMinute',
+  returnWindowDays: 'returnWindowDays',
   signingSecret: 'signingSecret',
   createdAt: 'createdAt',
   updatedAt: 'updatedAt'
@@ -5407,6 +5483,7 @@ export const OrderScalarFieldEnum = {
   paidAt: 'paidAt',
   checkoutId: 'checkoutId',
   payments: 'payments',
+  returns: 'returns',
   createdAt: 'createdAt',
   updatedAt: 'updatedAt'
 } as const
@@ -5431,6 +5508,30 @@ export const FulfillmentScalarFieldEnum = {
 } as const
 
 export type FulfillmentScalarFieldEnum = (typeof FulfillmentScalarFieldEnum)[keyof typeof FulfillmentScalarFieldEnum]
+
+
+export const ReturnScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  orderId: 'orderId',
+  status: 'status',
+  requestedBy: 'requestedBy',
+  reason: 'reason',
+  note: 'note',
+  lineItems: 'lineItems',
+  message: 'message',
+  locationId: 'locationId',
+  refundId: 'refundId',
+  approvedAt: 'approvedAt',
+  rejectedAt: 'rejectedAt',
+  receivedAt: 'receivedAt',
+  closedAt: 'closedAt',
+  cancelledAt: 'cancelledAt',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type ReturnScalarFieldEnum = (typeof ReturnScalarFieldEnum)[keyof typeof ReturnScalarFieldEnum]
 
 
 export const RefundScalarFieldEnum = {
@@ -6282,6 +6383,7 @@ export type GlobalOmitConfig = {
   draftLineItem?: Prisma.DraftLineItemOmit
   order?: Prisma.OrderOmit
   fulfillment?: Prisma.FulfillmentOmit
+  return?: Prisma.ReturnOmit
   refund?: Prisma.RefundOmit
   shippingZone?: Prisma.ShippingZoneOmit
   shippingRate?: Prisma.ShippingRateOmit

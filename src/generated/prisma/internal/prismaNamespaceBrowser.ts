@@ -78,6 +78,7 @@ export const ModelName = {
   DraftLineItem: 'DraftLineItem',
   Order: 'Order',
   Fulfillment: 'Fulfillment',
+  Return: 'Return',
   Refund: 'Refund',
   ShippingZone: 'ShippingZone',
   ShippingRate: 'ShippingRate',
@@ -154,6 +155,7 @@ export const ProjectScalarFieldEnum = {
   stripeSecretKey: 'stripeSecretKey',
   stripeWebhookSecret: 'stripeWebhookSecret',
   checkoutsPerIpPerMinute: 'checkoutsPerIpPerMinute',
+  returnWindowDays: 'returnWindowDays',
   signingSecret: 'signingSecret',
   createdAt: 'createdAt',
   updatedAt: 'updatedAt'
@@ -597,6 +599,7 @@ export const OrderScalarFieldEnum = {
   paidAt: 'paidAt',
   checkoutId: 'checkoutId',
   payments: 'payments',
+  returns: 'returns',
   createdAt: 'createdAt',
   updatedAt: 'updatedAt'
 } as const
@@ -621,6 +624,30 @@ export const FulfillmentScalarFieldEnum = {
 } as const
 
 export type FulfillmentScalarFieldEnum = (typeof FulfillmentScalarFieldEnum)[keyof typeof FulfillmentScalarFieldEnum]
+
+
+export const ReturnScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  orderId: 'orderId',
+  status: 'status',
+  requestedBy: 'requestedBy',
+  reason: 'reason',
+  note: 'note',
+  lineItems: 'lineItems',
+  message: 'message',
+  locationId: 'locationId',
+  refundId: 'refundId',
+  approvedAt: 'approvedAt',
+  rejectedAt: 'rejectedAt',
+  receivedAt: 'receivedAt',
+  closedAt: 'closedAt',
+  cancelledAt: 'cancelledAt',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type ReturnScalarFieldEnum = (typeof ReturnScalarFieldEnum)[keyof typeof ReturnScalarFieldEnum]
 
 
 export const RefundScalarFieldEnum = {

@@ -129,6 +129,7 @@ export type OrderCountAggregateOutputType = {
   paidAt: number
   checkoutId: number
   payments: number
+  returns: number
   createdAt: number
   updatedAt: number
   _all: number
@@ -238,6 +239,7 @@ export type OrderCountAggregateInputType = {
   paidAt?: true
   checkoutId?: true
   payments?: true
+  returns?: true
   createdAt?: true
   updatedAt?: true
   _all?: true
@@ -358,6 +360,7 @@ export type OrderGroupByOutputType = {
   paidAt: Date | null
   checkoutId: string | null
   payments: runtime.JsonValue
+  returns: runtime.JsonValue
   createdAt: Date
   updatedAt: Date
   _count: OrderCountAggregateOutputType | null
@@ -414,11 +417,13 @@ export type OrderWhereInput = {
   paidAt?: Prisma.DateTimeNullableFilter<"Order"> | Date | string | null
   checkoutId?: Prisma.StringNullableFilter<"Order"> | string | null
   payments?: Prisma.JsonFilter<"Order">
+  returns?: Prisma.JsonFilter<"Order">
   createdAt?: Prisma.DateTimeFilter<"Order"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"Order"> | Date | string
   project?: Prisma.XOR<Prisma.ProjectScalarRelationFilter, Prisma.ProjectWhereInput>
   fulfillments?: Prisma.FulfillmentListRelationFilter
   refunds?: Prisma.RefundListRelationFilter
+  returnRows?: Prisma.ReturnListRelationFilter
 }
 
 export type OrderOrderByWithRelationInput = {
@@ -450,11 +455,13 @@ export type OrderOrderByWithRelationInput = {
   paidAt?: Prisma.SortOrderInput | Prisma.SortOrder
   checkoutId?: Prisma.SortOrderInput | Prisma.SortOrder
   payments?: Prisma.SortOrder
+  returns?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
   project?: Prisma.ProjectOrderByWithRelationInput
   fulfillments?: Prisma.FulfillmentOrderByRelationAggregateInput
   refunds?: Prisma.RefundOrderByRelationAggregateInput
+  returnRows?: Prisma.ReturnOrderByRelationAggregateInput
 }
 
 export type OrderWhereUniqueInput = Prisma.AtLeast<{
@@ -490,11 +497,13 @@ export type OrderWhereUniqueInput = Prisma.AtLeast<{
   paymentDueDate?: Prisma.DateTimeNullableFilter<"Order"> | Date | string | null
   paidAt?: Prisma.DateTimeNullableFilter<"Order"> | Date | string | null
   payments?: Prisma.JsonFilter<"Order">
+  returns?: Prisma.JsonFilter<"Order">
   createdAt?: Prisma.DateTimeFilter<"Order"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"Order"> | Date | string
   project?: Prisma.XOR<Prisma.ProjectScalarRelationFilter, Prisma.ProjectWhereInput>
   fulfillments?: Prisma.FulfillmentListRelationFilter
   refunds?: Prisma.RefundListRelationFilter
+  returnRows?: Prisma.ReturnListRelationFilter
 }, "id" | "draftOrderId" | "checkoutId" | "projectId_orderNumber">
 
 export type OrderOrderByWithAggregationInput = {
@@ -526,6 +535,7 @@ export type OrderOrderByWithAggregationInput = {
   paidAt?: Prisma.SortOrderInput | Prisma.SortOrder
   checkoutId?: Prisma.SortOrderInput | Prisma.SortOrder
   payments?: Prisma.SortOrder
+  returns?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
   _count?: Prisma.OrderCountOrderByAggregateInput
@@ -567,6 +577,7 @@ export type OrderScalarWhereWithAggregatesInput = {
   paidAt?: Prisma.DateTimeNullableWithAggregatesFilter<"Order"> | Date | string | null
   checkoutId?: Prisma.StringNullableWithAggregatesFilter<"Order"> | string | null
   payments?: Prisma.JsonWithAggregatesFilter<"Order">
+  returns?: Prisma.JsonWithAggregatesFilter<"Order">
   createdAt?: Prisma.DateTimeWithAggregatesFilter<"Order"> | Date | string
   updatedAt?: Prisma.DateTimeWithAggregatesFilter<"Order"> | Date | string
 }
@@ -599,11 +610,13 @@ export type OrderCreateInput = {
   paidAt?: Date | string | null
   checkoutId?: string | null
   payments?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  returns?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Date | string
   updatedAt?: Date | string
   project: Prisma.ProjectCreateNestedOneWithoutOrdersInput
   fulfillments?: Prisma.FulfillmentCreateNestedManyWithoutOrderInput
   refunds?: Prisma.RefundCreateNestedManyWithoutOrderInput
+  returnRows?: Prisma.ReturnCreateNestedManyWithoutOrderInput
 }
 
 export type OrderUncheckedCreateInput = {
@@ -635,10 +648,12 @@ export type OrderUncheckedCreateInput = {
   paidAt?: Date | string | null
   checkoutId?: string | null
   payments?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  returns?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Date | string
   updatedAt?: Date | string
   fulfillments?: Prisma.FulfillmentUncheckedCreateNestedManyWithoutOrderInput
   refunds?: Prisma.RefundUncheckedCreateNestedManyWithoutOrderInput
+  returnRows?: Prisma.ReturnUncheckedCreateNestedManyWithoutOrderInput
 }
 
 export type OrderUpdateInput = {
@@ -669,11 +684,13 @@ export type OrderUpdateInput = {
   paidAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   checkoutId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   payments?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  returns?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   project?: Prisma.ProjectUpdateOneRequiredWithoutOrdersNestedInput
   fulfillments?: Prisma.FulfillmentUpdateManyWithoutOrderNestedInput
   refunds?: Prisma.RefundUpdateManyWithoutOrderNestedInput
+  returnRows?: Prisma.ReturnUpdateManyWithoutOrderNestedInput
 }
 
 export type OrderUncheckedUpdateInput = {
@@ -705,10 +722,12 @@ export type OrderUncheckedUpdateInput = {
   paidAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   checkoutId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   payments?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  returns?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   fulfillments?: Prisma.FulfillmentUncheckedUpdateManyWithoutOrderNestedInput
   refunds?: Prisma.RefundUncheckedUpdateManyWithoutOrderNestedInput
+  returnRows?: Prisma.ReturnUncheckedUpdateManyWithoutOrderNestedInput
 }
 
 export type OrderCreateManyInput = {
@@ -740,6 +759,7 @@ export type OrderCreateManyInput = {
   paidAt?: Date | string | null
   checkoutId?: string | null
   payments?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  returns?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Date | string
   updatedAt?: Date | string
 }
@@ -772,6 +792,7 @@ export type OrderUpdateManyMutationInput = {
   paidAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   checkoutId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   payments?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  returns?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
@@ -805,6 +826,7 @@ export type OrderUncheckedUpdateManyInput = {
   paidAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   checkoutId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   payments?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  returns?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
@@ -853,6 +875,7 @@ export type OrderCountOrderByAggregateInput = {
   paidAt?: Prisma.SortOrder
   checkoutId?: Prisma.SortOrder
   payments?: Prisma.SortOrder
+  returns?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
 }
@@ -992,6 +1015,20 @@ export type OrderUpdateOneRequiredWithoutFulfillmentsNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.OrderUpdateToOneWithWhereWithoutFulfillmentsInput, Prisma.OrderUpdateWithoutFulfillmentsInput>, Prisma.OrderUncheckedUpdateWithoutFulfillmentsInput>
 }
 
+export type OrderCreateNestedOneWithoutReturnRowsInput = {
+  create?: Prisma.XOR<Prisma.OrderCreateWithoutReturnRowsInput, Prisma.OrderUncheckedCreateWithoutReturnRowsInput>
+  connectOrCreate?: Prisma.OrderCreateOrConnectWithoutReturnRowsInput
+  connect?: Prisma.OrderWhereUniqueInput
+}
+
+export type OrderUpdateOneRequiredWithoutReturnRowsNestedInput = {
+  create?: Prisma.XOR<Prisma.OrderCreateWithoutReturnRowsInput, Prisma.OrderUncheckedCreateWithoutReturnRowsInput>
+  connectOrCreate?: Prisma.OrderCreateOrConnectWithoutReturnRowsInput
+  upsert?: Prisma.OrderUpsertWithoutReturnRowsInput
+  connect?: Prisma.OrderWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.OrderUpdateToOneWithWhereWithoutReturnRowsInput, Prisma.OrderUpdateWithoutReturnRowsInput>, Prisma.OrderUncheckedUpdateWithoutReturnRowsInput>
+}
+
 export type OrderCreateNestedOneWithoutRefundsInput = {
   create?: Prisma.XOR<Prisma.OrderCreateWithoutRefundsInput, Prisma.OrderUncheckedCreateWithoutRefundsInput>
   connectOrCreate?: Prisma.OrderCreateOrConnectWithoutRefundsInput
@@ -1034,10 +1071,12 @@ export type OrderCreateWithoutProjectInput = {
   paidAt?: Date | string | null
   checkoutId?: string | null
   payments?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  returns?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Date | string
   updatedAt?: Date | string
   fulfillments?: Prisma.FulfillmentCreateNestedManyWithoutOrderInput
   refunds?: Prisma.RefundCreateNestedManyWithoutOrderInput
+  returnRows?: Prisma.ReturnCreateNestedManyWithoutOrderInput
 }
 
 export type OrderUncheckedCreateWithoutProjectInput = {
@@ -1068,10 +1107,12 @@ export type OrderUncheckedCreateWithoutProjectInput = {
   paidAt?: Date | string | null
   checkoutId?: string | null
   payments?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  returns?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Date | string
   updatedAt?: Date | string
   fulfillments?: Prisma.FulfillmentUncheckedCreateNestedManyWithoutOrderInput
   refunds?: Prisma.RefundUncheckedCreateNestedManyWithoutOrderInput
+  returnRows?: Prisma.ReturnUncheckedCreateNestedManyWithoutOrderInput
 }
 
 export type OrderCreateOrConnectWithoutProjectInput = {
@@ -1132,6 +1173,7 @@ export type OrderScalarWhereInput = {
   paidAt?: Prisma.DateTimeNullableFilter<"Order"> | Date | string | null
   checkoutId?: Prisma.StringNullableFilter<"Order"> | string | null
   payments?: Prisma.JsonFilter<"Order">
+  returns?: Prisma.JsonFilter<"Order">
   createdAt?: Prisma.DateTimeFilter<"Order"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"Order"> | Date | string
 }
@@ -1164,10 +1206,12 @@ export type OrderCreateWithoutFulfillmentsInput = {
   paidAt?: Date | string | null
   checkoutId?: string | null
   payments?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  returns?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Date | string
   updatedAt?: Date | string
   project: Prisma.ProjectCreateNestedOneWithoutOrdersInput
   refunds?: Prisma.RefundCreateNestedManyWithoutOrderInput
+  returnRows?: Prisma.ReturnCreateNestedManyWithoutOrderInput
 }
 
 export type OrderUncheckedCreateWithoutFulfillmentsInput = {
@@ -1199,9 +1243,11 @@ export type OrderUncheckedCreateWithoutFulfillmentsInput = {
   paidAt?: Date | string | null
   checkoutId?: string | null
   payments?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  returns?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Date | string
   updatedAt?: Date | string
   refunds?: Prisma.RefundUncheckedCreateNestedManyWithoutOrderInput
+  returnRows?: Prisma.ReturnUncheckedCreateNestedManyWithoutOrderInput
 }
 
 export type OrderCreateOrConnectWithoutFulfillmentsInput = {
@@ -1248,10 +1294,12 @@ export type OrderUpdateWithoutFulfillmentsInput = {
   paidAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   checkoutId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   payments?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  returns?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   project?: Prisma.ProjectUpdateOneRequiredWithoutOrdersNestedInput
   refunds?: Prisma.RefundUpdateManyWithoutOrderNestedInput
+  returnRows?: Prisma.ReturnUpdateManyWithoutOrderNestedInput
 }
 
 export type OrderUncheckedUpdateWithoutFulfillmentsInput = {
@@ -1283,8 +1331,170 @@ export type OrderUncheckedUpdateWithoutFulfillmentsInput = {
   paidAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   checkoutId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   payments?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  returns?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  refunds?: Prisma.RefundUncheckedUpdateManyWithoutOrderNestedInput
+  returnRows?: Prisma.ReturnUncheckedUpdateManyWithoutOrderNestedInput
+}
+
+export type OrderCreateWithoutReturnRowsInput = {
+  id: string
+  orderNumber: number
+  status?: string
+  financialStatus?: string
+  totalRefunded?: bigint | number
+  fulfillmentStatus?: string
+  cancelReason?: string | null
+  cancelledAt?: Date | string | null
+  stockAllocations?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  customerId?: string | null
+  email: string
+  currency: string
+  lineItems: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  subtotal: bigint | number
+  tax: bigint | number
+  taxData?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  shippingCost: bigint | number
+  discount: bigint | number
+  total: bigint | number
+  shippingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  billingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  paymentTerms: string
+  paymentDueDate?: Date | string | null
+  draftOrderId?: string | null
+  paidAt?: Date | string | null
+  checkoutId?: string | null
+  payments?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  returns?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  project: Prisma.ProjectCreateNestedOneWithoutOrdersInput
+  fulfillments?: Prisma.FulfillmentCreateNestedManyWithoutOrderInput
+  refunds?: Prisma.RefundCreateNestedManyWithoutOrderInput
+}
+
+export type OrderUncheckedCreateWithoutReturnRowsInput = {
+  id: string
+  projectId: string
+  orderNumber: number
+  status?: string
+  financialStatus?: string
+  totalRefunded?: bigint | number
+  fulfillmentStatus?: string
+  cancelReason?: string | null
+  cancelledAt?: Date | string | null
+  stockAllocations?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  customerId?: string | null
+  email: string
+  currency: string
+  lineItems: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  subtotal: bigint | number
+  tax: bigint | number
+  taxData?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  shippingCost: bigint | number
+  discount: bigint | number
+  total: bigint | number
+  shippingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  billingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  paymentTerms: string
+  paymentDueDate?: Date | string | null
+  draftOrderId?: string | null
+  paidAt?: Date | string | null
+  checkoutId?: string | null
+  payments?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  returns?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  fulfillments?: Prisma.FulfillmentUncheckedCreateNestedManyWithoutOrderInput
+  refunds?: Prisma.RefundUncheckedCreateNestedManyWithoutOrderInput
+}
+
+export type OrderCreateOrConnectWithoutReturnRowsInput = {
+  where: Prisma.OrderWhereUniqueInput
+  create: Prisma.XOR<Prisma.OrderCreateWithoutReturnRowsInput, Prisma.OrderUncheckedCreateWithoutReturnRowsInput>
+}
+
+export type OrderUpsertWithoutReturnRowsInput = {
+  update: Prisma.XOR<Prisma.OrderUpdateWithoutReturnRowsInput, Prisma.OrderUncheckedUpdateWithoutReturnRowsInput>
+  create: Prisma.XOR<Prisma.OrderCreateWithoutReturnRowsInput, Prisma.OrderUncheckedCreateWithoutReturnRowsInput>
+  where?: Prisma.OrderWhereInput
+}
+
+export type OrderUpdateToOneWithWhereWithoutReturnRowsInput = {
+  where?: Prisma.OrderWhereInput
+  data: Prisma.XOR<Prisma.OrderUpdateWithoutReturnRowsInput, Prisma.OrderUncheckedUpdateWithoutReturnRowsInput>
+}
+
+export type OrderUpdateWithoutReturnRowsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  orderNumber?: Prisma.IntFieldUpdateOperationsInput | number
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  financialStatus?: Prisma.StringFieldUpdateOperationsInput | string
+  totalRefunded?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  fulfillmentStatus?: Prisma.StringFieldUpdateOperationsInput | string
+  cancelReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  cancelledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  stockAllocations?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  customerId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  currency?: Prisma.StringFieldUpdateOperationsInput | string
+  lineItems?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  subtotal?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  tax?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  taxData?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  shippingCost?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  discount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  total?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  shippingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  billingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  paymentTerms?: Prisma.StringFieldUpdateOperationsInput | string
+  paymentDueDate?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  draftOrderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  paidAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  checkoutId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  payments?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  returns?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  project?: Prisma.ProjectUpdateOneRequiredWithoutOrdersNestedInput
+  fulfillments?: Prisma.FulfillmentUpdateManyWithoutOrderNestedInput
+  refunds?: Prisma.RefundUpdateManyWithoutOrderNestedInput
+}
+
+export type OrderUncheckedUpdateWithoutReturnRowsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  projectId?: Prisma.StringFieldUpdateOperationsInput | string
+  orderNumber?: Prisma.IntFieldUpdateOperationsInput | number
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  financialStatus?: Prisma.StringFieldUpdateOperationsInput | string
+  totalRefunded?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  fulfillmentStatus?: Prisma.StringFieldUpdateOperationsInput | string
+  cancelReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  cancelledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  stockAllocations?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  customerId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  currency?: Prisma.StringFieldUpdateOperationsInput | string
+  lineItems?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  subtotal?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  tax?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  taxData?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  shippingCost?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  discount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  total?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  shippingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  billingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  paymentTerms?: Prisma.StringFieldUpdateOperationsInput | string
+  paymentDueDate?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  draftOrderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  paidAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  checkoutId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  payments?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  returns?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  fulfillments?: Prisma.FulfillmentUncheckedUpdateManyWithoutOrderNestedInput
   refunds?: Prisma.RefundUncheckedUpdateManyWithoutOrderNestedInput
 }
 
@@ -1316,10 +1526,12 @@ export type OrderCreateWithoutRefundsInput = {
   paidAt?: Date | string | null
   checkoutId?: string | null
   payments?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  returns?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Date | string
   updatedAt?: Date | string
   project: Prisma.ProjectCreateNestedOneWithoutOrdersInput
   fulfillments?: Prisma.FulfillmentCreateNestedManyWithoutOrderInput
+  returnRows?: Prisma.ReturnCreateNestedManyWithoutOrderInput
 }
 
 export type OrderUncheckedCreateWithoutRefundsInput = {
@@ -1351,9 +1563,11 @@ export type OrderUncheckedCreateWithoutRefundsInput = {
   paidAt?: Date | string | null
   checkoutId?: string | null
   payments?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  returns?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Date | string
   updatedAt?: Date | string
   fulfillments?: Prisma.FulfillmentUncheckedCreateNestedManyWithoutOrderInput
+  returnRows?: Prisma.ReturnUncheckedCreateNestedManyWithoutOrderInput
 }
 
 export type OrderCreateOrConnectWithoutRefundsInput = {
@@ -1400,10 +1614,12 @@ export type OrderUpdateWithoutRefundsInput = {
   paidAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   checkoutId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   payments?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  returns?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   project?: Prisma.ProjectUpdateOneRequiredWithoutOrdersNestedInput
   fulfillments?: Prisma.FulfillmentUpdateManyWithoutOrderNestedInput
+  returnRows?: Prisma.ReturnUpdateManyWithoutOrderNestedInput
 }
 
 export type OrderUncheckedUpdateWithoutRefundsInput = {
@@ -1435,9 +1651,11 @@ export type OrderUncheckedUpdateWithoutRefundsInput = {
   paidAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   checkoutId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   payments?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  returns?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   fulfillments?: Prisma.FulfillmentUncheckedUpdateManyWithoutOrderNestedInput
+  returnRows?: Prisma.ReturnUncheckedUpdateManyWithoutOrderNestedInput
 }
 
 export type OrderCreateManyProjectInput = {
@@ -1468,6 +1686,7 @@ export type OrderCreateManyProjectInput = {
   paidAt?: Date | string | null
   checkoutId?: string | null
   payments?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  returns?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Date | string
   updatedAt?: Date | string
 }
@@ -1500,10 +1719,12 @@ export type OrderUpdateWithoutProjectInput = {
   paidAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   checkoutId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   payments?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  returns?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   fulfillments?: Prisma.FulfillmentUpdateManyWithoutOrderNestedInput
   refunds?: Prisma.RefundUpdateManyWithoutOrderNestedInput
+  returnRows?: Prisma.ReturnUpdateManyWithoutOrderNestedInput
 }
 
 export type OrderUncheckedUpdateWithoutProjectInput = {
@@ -1534,10 +1755,12 @@ export type OrderUncheckedUpdateWithoutProjectInput = {
   paidAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   checkoutId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   payments?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  returns?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   fulfillments?: Prisma.FulfillmentUncheckedUpdateManyWithoutOrderNestedInput
   refunds?: Prisma.RefundUncheckedUpdateManyWithoutOrderNestedInput
+  returnRows?: Prisma.ReturnUncheckedUpdateManyWithoutOrderNestedInput
 }
 
 export type OrderUncheckedUpdateManyWithoutProjectInput = {
@@ -1568,6 +1791,7 @@ export type OrderUncheckedUpdateManyWithoutProjectInput = {
   paidAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   checkoutId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   payments?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  returns?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
@@ -1580,11 +1804,13 @@ export type OrderUncheckedUpdateManyWithoutProjectInput = {
 export type OrderCountOutputType = {
   fulfillments: number
   refunds: number
+  returnRows: number
 }
 
 export type OrderCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   fulfillments?: boolean | OrderCountOutputTypeCountFulfillmentsArgs
   refunds?: boolean | OrderCountOutputTypeCountRefundsArgs
+  returnRows?: boolean | OrderCountOutputTypeCountReturnRowsArgs
 }
 
 /**
@@ -1609,6 +1835,13 @@ export type OrderCountOutputTypeCountFulfillmentsArgs<ExtArgs extends runtime.Ty
  */
 export type OrderCountOutputTypeCountRefundsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   where?: Prisma.RefundWhereInput
+}
+
+/**
+ * OrderCountOutputType without action
+ */
+export type OrderCountOutputTypeCountReturnRowsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.ReturnWhereInput
 }
 
 
@@ -1641,11 +1874,13 @@ export type OrderSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = 
   paidAt?: boolean
   checkoutId?: boolean
   payments?: boolean
+  returns?: boolean
   createdAt?: boolean
   updatedAt?: boolean
   project?: boolean | Prisma.ProjectDefaultArgs<ExtArgs>
   fulfillments?: boolean | Prisma.Order$fulfillmentsArgs<ExtArgs>
   refunds?: boolean | Prisma.Order$refundsArgs<ExtArgs>
+  returnRows?: boolean | Prisma.Order$returnRowsArgs<ExtArgs>
   _count?: boolean | Prisma.OrderCountOutputTypeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["order"]>
 
@@ -1678,6 +1913,7 @@ export type OrderSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Extensi
   paidAt?: boolean
   checkoutId?: boolean
   payments?: boolean
+  returns?: boolean
   createdAt?: boolean
   updatedAt?: boolean
   project?: boolean | Prisma.ProjectDefaultArgs<ExtArgs>
@@ -1712,6 +1948,7 @@ export type OrderSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensi
   paidAt?: boolean
   checkoutId?: boolean
   payments?: boolean
+  returns?: boolean
   createdAt?: boolean
   updatedAt?: boolean
   project?: boolean | Prisma.ProjectDefaultArgs<ExtArgs>
@@ -1746,15 +1983,17 @@ export type OrderSelectScalar = {
   paidAt?: boolean
   checkoutId?: boolean
   payments?: boolean
+  returns?: boolean
   createdAt?: boolean
   updatedAt?: boolean
 }
 
-export type OrderOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "projectId" | "orderNumber" | "status" | "financialStatus" | "totalRefunded" | "fulfillmentStatus" | "cancelReason" | "cancelledAt" | "stockAllocations" | "customerId" | "email" | "currency" | "lineItems" | "subtotal" | "tax" | "taxData" | "shippingCost" | "discount" | "total" | "shippingAddress" | "billingAddress" | "paymentTerms" | "paymentDueDate" | "draftOrderId" | "paidAt" | "checkoutId" | "payments" | "createdAt" | "updatedAt", ExtArgs["result"]["order"]>
+export type OrderOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "projectId" | "orderNumber" | "status" | "financialStatus" | "totalRefunded" | "fulfillmentStatus" | "cancelReason" | "cancelledAt" | "stockAllocations" | "customerId" | "email" | "currency" | "lineItems" | "subtotal" | "tax" | "taxData" | "shippingCost" | "discount" | "total" | "shippingAddress" | "billingAddress" | "paymentTerms" | "paymentDueDate" | "draftOrderId" | "paidAt" | "checkoutId" | "payments" | "returns" | "createdAt" | "updatedAt", ExtArgs["result"]["order"]>
 export type OrderInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   project?: boolean | Prisma.ProjectDefaultArgs<ExtArgs>
   fulfillments?: boolean | Prisma.Order$fulfillmentsArgs<ExtArgs>
   refunds?: boolean | Prisma.Order$refundsArgs<ExtArgs>
+  returnRows?: boolean | Prisma.Order$returnRowsArgs<ExtArgs>
   _count?: boolean | Prisma.OrderCountOutputTypeDefaultArgs<ExtArgs>
 }
 export type OrderIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -1770,6 +2009,7 @@ export type $OrderPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs 
     project: Prisma.$ProjectPayload<ExtArgs>
     fulfillments: Prisma.$FulfillmentPayload<ExtArgs>[]
     refunds: Prisma.$RefundPayload<ExtArgs>[]
+    returnRows: Prisma.$ReturnPayload<ExtArgs>[]
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     id: string
@@ -1831,6 +2071,11 @@ export type $OrderPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs 
      * Payments taken for the order: [{provider, status, amount, currency, reference, created_at}] (the API's OrderPayment).
      */
     payments: runtime.JsonValue
+    /**
+     * The order's returns, oldest first: [{id, status}] (the API's OrderReturnSummary), kept by every return
+     * write under the order's row lock.
+     */
+    returns: runtime.JsonValue
     createdAt: Date
     updatedAt: Date
   }, ExtArgs["result"]["order"]>
@@ -2230,6 +2475,7 @@ export interface Prisma__OrderClient<T, Null = never, ExtArgs extends runtime.Ty
   project<T extends Prisma.ProjectDefaultArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.ProjectDefaultArgs<ExtArgs>>): Prisma.Prisma__ProjectClient<runtime.Types.Result.GetResult<Prisma.$ProjectPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | Null, Null, ExtArgs, GlobalOmitOptions>
   fulfillments<T extends Prisma.Order$fulfillmentsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Order$fulfillmentsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$FulfillmentPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   refunds<T extends Prisma.Order$refundsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Order$refundsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$RefundPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  returnRows<T extends Prisma.Order$returnRowsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Order$returnRowsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$ReturnPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -2287,6 +2533,7 @@ export interface OrderFieldRefs {
   readonly paidAt: Prisma.FieldRef<"Order", 'DateTime'>
   readonly checkoutId: Prisma.FieldRef<"Order", 'String'>
   readonly payments: Prisma.FieldRef<"Order", 'Json'>
+  readonly returns: Prisma.FieldRef<"Order", 'Json'>
   readonly createdAt: Prisma.FieldRef<"Order", 'DateTime'>
   readonly updatedAt: Prisma.FieldRef<"Order", 'DateTime'>
 }
@@ -2735,6 +2982,30 @@ export type Order$refundsArgs<ExtArgs extends runtime.Types.Extensions.InternalA
   take?: number
   skip?: number
   distinct?: Prisma.RefundScalarFieldEnum | Prisma.RefundScalarFieldEnum[]
+}
+
+/**
+ * Order.returnRows
+ */
+export type Order$returnRowsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the Return
+   */
+  select?: Prisma.ReturnSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the Return
+   */
+  omit?: Prisma.ReturnOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.ReturnInclude<ExtArgs> | null
+  where?: Prisma.ReturnWhereInput
+  orderBy?: Prisma.ReturnOrderByWithRelationInput | Prisma.ReturnOrderByWithRelationInput[]
+  cursor?: Prisma.ReturnWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.ReturnScalarFieldEnum | Prisma.ReturnScalarFieldEnum[]
 }
 
 /**

@@ -36,6 +36,7 @@ export type ProjectAvgAggregateOutputType = {
   reservationMinutes: number | null
   checkoutReservationMinutes: number | null
   checkoutsPerIpPerMinute: number | null
+  returnWindowDays: number | null
 }
 
 export type ProjectSumAggregateOutputType = {
@@ -48,6 +49,7 @@ export type ProjectSumAggregateOutputType = {
   reservationMinutes: number | null
   checkoutReservationMinutes: number | null
   checkoutsPerIpPerMinute: number | null
+  returnWindowDays: number | null
 }
 
 export type ProjectMinAggregateOutputType = {
@@ -72,6 +74,7 @@ export type ProjectMinAggregateOutputType = {
   stripeSecretKey: string | null
   stripeWebhookSecret: string | null
   checkoutsPerIpPerMinute: number | null
+  returnWindowDays: number | null
   signingSecret: string | null
   createdAt: Date | null
   updatedAt: Date | null
@@ -99,6 +102,7 @@ export type ProjectMaxAggregateOutputType = {
   stripeSecretKey: string | null
   stripeWebhookSecret: string | null
   checkoutsPerIpPerMinute: number | null
+  returnWindowDays: number | null
   signingSecret: string | null
   createdAt: Date | null
   updatedAt: Date | null
@@ -129,6 +133,7 @@ export type ProjectCountAggregateOutputType = {
   stripeSecretKey: number
   stripeWebhookSecret: number
   checkoutsPerIpPerMinute: number
+  returnWindowDays: number
   signingSecret: number
   createdAt: number
   updatedAt: number
@@ -146,6 +151,7 @@ export type ProjectAvgAggregateInputType = {
   reservationMinutes?: true
   checkoutReservationMinutes?: true
   checkoutsPerIpPerMinute?: true
+  returnWindowDays?: true
 }
 
 export type ProjectSumAggregateInputType = {
@@ -158,6 +164,7 @@ export type ProjectSumAggregateInputType = {
   reservationMinutes?: true
   checkoutReservationMinutes?: true
   checkoutsPerIpPerMinute?: true
+  returnWindowDays?: true
 }
 
 export type ProjectMinAggregateInputType = {
@@ -182,6 +189,7 @@ export type ProjectMinAggregateInputType = {
   stripeSecretKey?: true
   stripeWebhookSecret?: true
   checkoutsPerIpPerMinute?: true
+  returnWindowDays?: true
   signingSecret?: true
   createdAt?: true
   updatedAt?: true
@@ -209,6 +217,7 @@ export type ProjectMaxAggregateInputType = {
   stripeSecretKey?: true
   stripeWebhookSecret?: true
   checkoutsPerIpPerMinute?: true
+  returnWindowDays?: true
   signingSecret?: true
   createdAt?: true
   updatedAt?: true
@@ -239,6 +248,7 @@ export type ProjectCountAggregateInputType = {
   stripeSecretKey?: true
   stripeWebhookSecret?: true
   checkoutsPerIpPerMinute?: true
+  returnWindowDays?: true
   signingSecret?: true
   createdAt?: true
   updatedAt?: true
@@ -356,6 +366,7 @@ export type ProjectGroupByOutputType = {
   stripeSecretKey: string | null
   stripeWebhookSecret: string | null
   checkoutsPerIpPerMinute: number
+  returnWindowDays: number
   signingSecret: string
   createdAt: Date
   updatedAt: Date
@@ -409,6 +420,7 @@ export type ProjectWhereInput = {
   stripeSecretKey?: Prisma.StringNullableFilter<"Project"> | string | null
   stripeWebhookSecret?: Prisma.StringNullableFilter<"Project"> | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFilter<"Project"> | number
+  returnWindowDays?: Prisma.IntFilter<"Project"> | number
   signingSecret?: Prisma.StringFilter<"Project"> | string
   createdAt?: Prisma.DateTimeFilter<"Project"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"Project"> | Date | string
@@ -466,6 +478,7 @@ export type ProjectOrderByWithRelationInput = {
   stripeSecretKey?: Prisma.SortOrderInput | Prisma.SortOrder
   stripeWebhookSecret?: Prisma.SortOrderInput | Prisma.SortOrder
   checkoutsPerIpPerMinute?: Prisma.SortOrder
+  returnWindowDays?: Prisma.SortOrder
   signingSecret?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
@@ -526,6 +539,7 @@ export type ProjectWhereUniqueInput = Prisma.AtLeast<{
   stripeSecretKey?: Prisma.StringNullableFilter<"Project"> | string | null
   stripeWebhookSecret?: Prisma.StringNullableFilter<"Project"> | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFilter<"Project"> | number
+  returnWindowDays?: Prisma.IntFilter<"Project"> | number
   signingSecret?: Prisma.StringFilter<"Project"> | string
   createdAt?: Prisma.DateTimeFilter<"Project"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"Project"> | Date | string
@@ -583,6 +597,7 @@ export type ProjectOrderByWithAggregationInput = {
   stripeSecretKey?: Prisma.SortOrderInput | Prisma.SortOrder
   stripeWebhookSecret?: Prisma.SortOrderInput | Prisma.SortOrder
   checkoutsPerIpPerMinute?: Prisma.SortOrder
+  returnWindowDays?: Prisma.SortOrder
   signingSecret?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
@@ -621,6 +636,7 @@ export type ProjectScalarWhereWithAggregatesInput = {
   stripeSecretKey?: Prisma.StringNullableWithAggregatesFilter<"Project"> | string | null
   stripeWebhookSecret?: Prisma.StringNullableWithAggregatesFilter<"Project"> | string | null
   checkoutsPerIpPerMinute?: Prisma.IntWithAggregatesFilter<"Project"> | number
+  returnWindowDays?: Prisma.IntWithAggregatesFilter<"Project"> | number
   signingSecret?: Prisma.StringWithAggregatesFilter<"Project"> | string
   createdAt?: Prisma.DateTimeWithAggregatesFilter<"Project"> | Date | string
   updatedAt?: Prisma.DateTimeWithAggregatesFilter<"Project"> | Date | string
@@ -651,6 +667,7 @@ export type ProjectCreateInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -708,6 +725,7 @@ export type ProjectUncheckedCreateInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -765,6 +783,7 @@ export type ProjectUpdateInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -822,6 +841,7 @@ export type ProjectUncheckedUpdateInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -879,6 +899,7 @@ export type ProjectCreateManyInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -909,6 +930,7 @@ export type ProjectUpdateManyMutationInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -939,6 +961,7 @@ export type ProjectUncheckedUpdateManyInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -977,6 +1000,7 @@ export type ProjectCountOrderByAggregateInput = {
   stripeSecretKey?: Prisma.SortOrder
   stripeWebhookSecret?: Prisma.SortOrder
   checkoutsPerIpPerMinute?: Prisma.SortOrder
+  returnWindowDays?: Prisma.SortOrder
   signingSecret?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
@@ -992,6 +1016,7 @@ export type ProjectAvgOrderByAggregateInput = {
   reservationMinutes?: Prisma.SortOrder
   checkoutReservationMinutes?: Prisma.SortOrder
   checkoutsPerIpPerMinute?: Prisma.SortOrder
+  returnWindowDays?: Prisma.SortOrder
 }
 
 export type ProjectMaxOrderByAggregateInput = {
@@ -1016,6 +1041,7 @@ export type ProjectMaxOrderByAggregateInput = {
   stripeSecretKey?: Prisma.SortOrder
   stripeWebhookSecret?: Prisma.SortOrder
   checkoutsPerIpPerMinute?: Prisma.SortOrder
+  returnWindowDays?: Prisma.SortOrder
   signingSecret?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
@@ -1043,6 +1069,7 @@ export type ProjectMinOrderByAggregateInput = {
   stripeSecretKey?: Prisma.SortOrder
   stripeWebhookSecret?: Prisma.SortOrder
   checkoutsPerIpPerMinute?: Prisma.SortOrder
+  returnWindowDays?: Prisma.SortOrder
   signingSecret?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
@@ -1058,6 +1085,7 @@ export type ProjectSumOrderByAggregateInput = {
   reservationMinutes?: Prisma.SortOrder
   checkoutReservationMinutes?: Prisma.SortOrder
   checkoutsPerIpPerMinute?: Prisma.SortOrder
+  returnWindowDays?: Prisma.SortOrder
 }
 
 export type ProjectScalarRelationFilter = {
@@ -1509,6 +1537,7 @@ export type ProjectCreateWithoutRateWindowsInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1565,6 +1594,7 @@ export type ProjectUncheckedCreateWithoutRateWindowsInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1637,6 +1667,7 @@ export type ProjectUpdateWithoutRateWindowsInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1693,6 +1724,7 @@ export type ProjectUncheckedUpdateWithoutRateWindowsInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1749,6 +1781,7 @@ export type ProjectCreateWithoutUsageWarningsInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1805,6 +1838,7 @@ export type ProjectUncheckedCreateWithoutUsageWarningsInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1877,6 +1911,7 @@ export type ProjectUpdateWithoutUsageWarningsInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1933,6 +1968,7 @@ export type ProjectUncheckedUpdateWithoutUsageWarningsInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1989,6 +2025,7 @@ export type ProjectCreateWithoutApiKeysInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -2045,6 +2082,7 @@ export type ProjectUncheckedCreateWithoutApiKeysInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -2117,6 +2155,7 @@ export type ProjectUpdateWithoutApiKeysInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -2173,6 +2212,7 @@ export type ProjectUncheckedUpdateWithoutApiKeysInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -2229,6 +2269,7 @@ export type ProjectCreateWithoutLocationsInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -2285,6 +2326,7 @@ export type ProjectUncheckedCreateWithoutLocationsInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -2357,6 +2399,7 @@ export type ProjectUpdateWithoutLocationsInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -2413,6 +2456,7 @@ export type ProjectUncheckedUpdateWithoutLocationsInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -2469,6 +2513,7 @@ export type ProjectCreateWithoutStoreEventsInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -2525,6 +2570,7 @@ export type ProjectUncheckedCreateWithoutStoreEventsInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -2597,6 +2643,7 @@ export type ProjectUpdateWithoutStoreEventsInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -2653,6 +2700,7 @@ export type ProjectUncheckedUpdateWithoutStoreEventsInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -2709,6 +2757,7 @@ export type ProjectCreateWithoutOutboxEmailsInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -2765,6 +2814,7 @@ export type ProjectUncheckedCreateWithoutOutboxEmailsInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -2837,6 +2887,7 @@ export type ProjectUpdateWithoutOutboxEmailsInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -2893,6 +2944,7 @@ export type ProjectUncheckedUpdateWithoutOutboxEmailsInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -2949,6 +3001,7 @@ export type ProjectCreateWithoutCustomersInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -3005,6 +3058,7 @@ export type ProjectUncheckedCreateWithoutCustomersInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -3077,6 +3131,7 @@ export type ProjectUpdateWithoutCustomersInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -3133,6 +3188,7 @@ export type ProjectUncheckedUpdateWithoutCustomersInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -3189,6 +3245,7 @@ export type ProjectCreateWithoutProductsInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -3245,6 +3302,7 @@ export type ProjectUncheckedCreateWithoutProductsInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -3317,6 +3375,7 @@ export type ProjectUpdateWithoutProductsInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -3373,6 +3432,7 @@ export type ProjectUncheckedUpdateWithoutProductsInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -3429,6 +3489,7 @@ export type ProjectCreateWithoutCollectionsInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -3485,6 +3546,7 @@ export type ProjectUncheckedCreateWithoutCollectionsInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -3557,6 +3619,7 @@ export type ProjectUpdateWithoutCollectionsInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -3613,6 +3676,7 @@ export type ProjectUncheckedUpdateWithoutCollectionsInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -3669,6 +3733,7 @@ export type ProjectCreateWithoutFilesInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -3725,6 +3790,7 @@ export type ProjectUncheckedCreateWithoutFilesInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -3797,6 +3863,7 @@ export type ProjectUpdateWithoutFilesInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -3853,6 +3920,7 @@ export type ProjectUncheckedUpdateWithoutFilesInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -3909,6 +3977,7 @@ export type ProjectCreateWithoutWebhookSubscriptionsInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -3965,6 +4034,7 @@ export type ProjectUncheckedCreateWithoutWebhookSubscriptionsInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -4037,6 +4107,7 @@ export type ProjectUpdateWithoutWebhookSubscriptionsInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -4093,6 +4164,7 @@ export type ProjectUncheckedUpdateWithoutWebhookSubscriptionsInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -4149,6 +4221,7 @@ export type ProjectCreateWithoutWebhookEventsInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -4205,6 +4278,7 @@ export type ProjectUncheckedCreateWithoutWebhookEventsInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -4277,6 +4351,7 @@ export type ProjectUpdateWithoutWebhookEventsInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -4333,6 +4408,7 @@ export type ProjectUncheckedUpdateWithoutWebhookEventsInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -4389,6 +4465,7 @@ export type ProjectCreateWithoutCountersInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -4445,6 +4522,7 @@ export type ProjectUncheckedCreateWithoutCountersInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -4517,6 +4595,7 @@ export type ProjectUpdateWithoutCountersInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -4573,6 +4652,7 @@ export type ProjectUncheckedUpdateWithoutCountersInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -4629,6 +4709,7 @@ export type ProjectCreateWithoutDraftOrdersInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -4685,6 +4766,7 @@ export type ProjectUncheckedCreateWithoutDraftOrdersInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -4757,6 +4839,7 @@ export type ProjectUpdateWithoutDraftOrdersInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -4813,6 +4896,7 @@ export type ProjectUncheckedUpdateWithoutDraftOrdersInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -4869,6 +4953,7 @@ export type ProjectCreateWithoutOrdersInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -4925,6 +5010,7 @@ export type ProjectUncheckedCreateWithoutOrdersInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -4997,6 +5083,7 @@ export type ProjectUpdateWithoutOrdersInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -5053,6 +5140,7 @@ export type ProjectUncheckedUpdateWithoutOrdersInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -5109,6 +5197,7 @@ export type ProjectCreateWithoutShippingZonesInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -5165,6 +5254,7 @@ export type ProjectUncheckedCreateWithoutShippingZonesInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -5237,6 +5327,7 @@ export type ProjectUpdateWithoutShippingZonesInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -5293,6 +5384,7 @@ export type ProjectUncheckedUpdateWithoutShippingZonesInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -5349,6 +5441,7 @@ export type ProjectCreateWithoutShippingRatesInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -5405,6 +5498,7 @@ export type ProjectUncheckedCreateWithoutShippingRatesInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -5477,6 +5571,7 @@ export type ProjectUpdateWithoutShippingRatesInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -5533,6 +5628,7 @@ export type ProjectUncheckedUpdateWithoutShippingRatesInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -5589,6 +5685,7 @@ export type ProjectCreateWithoutMetafieldDefinitionsInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -5645,6 +5742,7 @@ export type ProjectUncheckedCreateWithoutMetafieldDefinitionsInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -5717,6 +5815,7 @@ export type ProjectUpdateWithoutMetafieldDefinitionsInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -5773,6 +5872,7 @@ export type ProjectUncheckedUpdateWithoutMetafieldDefinitionsInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -5829,6 +5929,7 @@ export type ProjectCreateWithoutCustomerGroupsInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -5885,6 +5986,7 @@ export type ProjectUncheckedCreateWithoutCustomerGroupsInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -5957,6 +6059,7 @@ export type ProjectUpdateWithoutCustomerGroupsInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -6013,6 +6116,7 @@ export type ProjectUncheckedUpdateWithoutCustomerGroupsInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -6069,6 +6173,7 @@ export type ProjectCreateWithoutCompaniesInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -6125,6 +6230,7 @@ export type ProjectUncheckedCreateWithoutCompaniesInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -6197,6 +6303,7 @@ export type ProjectUpdateWithoutCompaniesInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -6253,6 +6360,7 @@ export type ProjectUncheckedUpdateWithoutCompaniesInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -6309,6 +6417,7 @@ export type ProjectCreateWithoutPriceListsInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -6365,6 +6474,7 @@ export type ProjectUncheckedCreateWithoutPriceListsInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -6437,6 +6547,7 @@ export type ProjectUpdateWithoutPriceListsInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -6493,6 +6604,7 @@ export type ProjectUncheckedUpdateWithoutPriceListsInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -6549,6 +6661,7 @@ export type ProjectCreateWithoutSearchSynonymsInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -6605,6 +6718,7 @@ export type ProjectUncheckedCreateWithoutSearchSynonymsInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -6677,6 +6791,7 @@ export type ProjectUpdateWithoutSearchSynonymsInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -6733,6 +6848,7 @@ export type ProjectUncheckedUpdateWithoutSearchSynonymsInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -6789,6 +6905,7 @@ export type ProjectCreateWithoutMerchandisingRulesInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -6845,6 +6962,7 @@ export type ProjectUncheckedCreateWithoutMerchandisingRulesInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -6917,6 +7035,7 @@ export type ProjectUpdateWithoutMerchandisingRulesInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -6973,6 +7092,7 @@ export type ProjectUncheckedUpdateWithoutMerchandisingRulesInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -7029,6 +7149,7 @@ export type ProjectCreateWithoutSuggestionBlocksInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -7085,6 +7206,7 @@ export type ProjectUncheckedCreateWithoutSuggestionBlocksInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -7157,6 +7279,7 @@ export type ProjectUpdateWithoutSuggestionBlocksInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -7213,6 +7336,7 @@ export type ProjectUncheckedUpdateWithoutSuggestionBlocksInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -7269,6 +7393,7 @@ export type ProjectCreateWithoutCheckoutsInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -7325,6 +7450,7 @@ export type ProjectUncheckedCreateWithoutCheckoutsInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -7397,6 +7523,7 @@ export type ProjectUpdateWithoutCheckoutsInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -7453,6 +7580,7 @@ export type ProjectUncheckedUpdateWithoutCheckoutsInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -7509,6 +7637,7 @@ export type ProjectCreateWithoutPurchaseOrdersInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -7565,6 +7694,7 @@ export type ProjectUncheckedCreateWithoutPurchaseOrdersInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -7637,6 +7767,7 @@ export type ProjectUpdateWithoutPurchaseOrdersInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -7693,6 +7824,7 @@ export type ProjectUncheckedUpdateWithoutPurchaseOrdersInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -7749,6 +7881,7 @@ export type ProjectCreateWithoutNavigationMenusInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -7805,6 +7938,7 @@ export type ProjectUncheckedCreateWithoutNavigationMenusInput = {
   stripeSecretKey?: string | null
   stripeWebhookSecret?: string | null
   checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
   signingSecret: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -7877,6 +8011,7 @@ export type ProjectUpdateWithoutNavigationMenusInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -7933,6 +8068,7 @@ export type ProjectUncheckedUpdateWithoutNavigationMenusInput = {
   stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
   signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -8254,6 +8390,7 @@ export type ProjectSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs 
   stripeSecretKey?: boolean
   stripeWebhookSecret?: boolean
   checkoutsPerIpPerMinute?: boolean
+  returnWindowDays?: boolean
   signingSecret?: boolean
   createdAt?: boolean
   updatedAt?: boolean
@@ -8312,6 +8449,7 @@ export type ProjectSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Exten
   stripeSecretKey?: boolean
   stripeWebhookSecret?: boolean
   checkoutsPerIpPerMinute?: boolean
+  returnWindowDays?: boolean
   signingSecret?: boolean
   createdAt?: boolean
   updatedAt?: boolean
@@ -8342,6 +8480,7 @@ export type ProjectSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Exten
   stripeSecretKey?: boolean
   stripeWebhookSecret?: boolean
   checkoutsPerIpPerMinute?: boolean
+  returnWindowDays?: boolean
   signingSecret?: boolean
   createdAt?: boolean
   updatedAt?: boolean
@@ -8372,12 +8511,13 @@ export type ProjectSelectScalar = {
   stripeSecretKey?: boolean
   stripeWebhookSecret?: boolean
   checkoutsPerIpPerMinute?: boolean
+  returnWindowDays?: boolean
   signingSecret?: boolean
   createdAt?: boolean
   updatedAt?: boolean
 }
 
-export type ProjectOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "name" | "domain" | "domainVerified" | "extensions" | "plan" | "currency" | "locale" | "tax" | "exchangeRates" | "suspended" | "rateLimitPerMinute" | "monthlyQuota" | "storefrontRateLimitPerMinute" | "authAttemptsPerIpPerMinute" | "authAttemptsPerEmailPerMinute" | "storefrontClientSharePercent" | "contactEmail" | "reservationMinutes" | "checkoutReservationMinutes" | "paymentProvider" | "stripeSecretKey" | "stripeWebhookSecret" | "checkoutsPerIpPerMinute" | "signingSecret" | "createdAt" | "updatedAt", ExtArgs["result"]["project"]>
+export type ProjectOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "name" | "domain" | "domainVerified" | "extensions" | "plan" | "currency" | "locale" | "tax" | "exchangeRates" | "suspended" | "rateLimitPerMinute" | "monthlyQuota" | "storefrontRateLimitPerMinute" | "authAttemptsPerIpPerMinute" | "authAttemptsPerEmailPerMinute" | "storefrontClientSharePercent" | "contactEmail" | "reservationMinutes" | "checkoutReservationMinutes" | "paymentProvider" | "stripeSecretKey" | "stripeWebhookSecret" | "checkoutsPerIpPerMinute" | "returnWindowDays" | "signingSecret" | "createdAt" | "updatedAt", ExtArgs["result"]["project"]>
 export type ProjectInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   apiKeys?: boolean | Prisma.Project$apiKeysArgs<ExtArgs>
   locations?: boolean | Prisma.Project$locationsArgs<ExtArgs>
@@ -8501,6 +8641,10 @@ export type $ProjectPayload<ExtArgs extends runtime.Types.Extensions.InternalArg
      * Checkouts one client address may create a minute (createCheckout).
      */
     checkoutsPerIpPerMinute: number
+    /**
+     * Days after its last shipment during which a signed-in customer may request a return of an order; 0: never.
+     */
+    returnWindowDays: number
     /**
      * Server-side secret for signing cursors and customer tokens; never leaves the database.
      */
@@ -8981,6 +9125,7 @@ export interface ProjectFieldRefs {
   readonly stripeSecretKey: Prisma.FieldRef<"Project", 'String'>
   readonly stripeWebhookSecret: Prisma.FieldRef<"Project", 'String'>
   readonly checkoutsPerIpPerMinute: Prisma.FieldRef<"Project", 'Int'>
+  readonly returnWindowDays: Prisma.FieldRef<"Project", 'Int'>
   readonly signingSecret: Prisma.FieldRef<"Project", 'String'>
   readonly createdAt: Prisma.FieldRef<"Project", 'DateTime'>
   readonly updatedAt: Prisma.FieldRef<"Project", 'DateTime'>
