@@ -186,7 +186,8 @@ export interface paths {
         /**
          * Create a project
          * @description Creates a project with a default location and its four API keys. The key tokens appear only in this
-         *     answer; the service stores them hashed.
+         *     answer; the service stores them hashed. `payment_provider: stripe` needs `stripe_secret_key` in the same
+         *     request (400 on `payment_provider` otherwise: every checkout would fail).
          */
         post: operations["createProject"];
         delete?: never;
@@ -221,7 +222,9 @@ export interface paths {
         /**
          * Update a project
          * @description Partial update of a project's settings. `suspended: true` makes every API key of the project answer
-         *     403 `account_suspended`; `false` lifts it.
+         *     403 `account_suspended`; `false` lifts it. `payment_provider: stripe` needs a `stripe_secret_key`, sent
+         *     with it or set before (400 on `payment_provider`), and the key cannot be removed (`null`) while Stripe is
+         *     the provider (400 on `stripe_secret_key`).
          */
         patch: operations["updateProject"];
         trace?: never;
@@ -661,7 +664,9 @@ export interface paths {
         put?: never;
         /**
          * Add an address
-         * @description With `is_default` true the customer's previous default address stops being the default, in the same transaction.
+         * @description With `is_default` true the customer's previous default address stops being the default, in the same
+         *     transaction. A customer has at most 100 addresses (an address book, listed without pagination): the 101st
+         *     answers 400 until one is deleted.
          */
         post: operations["createCustomerAddress"];
         delete?: never;
@@ -1051,7 +1056,8 @@ export interface paths {
         /**
          * Add an address to the signed-in customer's address book
          * @description The fields and rules of `POST /v1/customers/{id}/addresses`: with `is_default` true the customer's
-         *     previous default address stops being the default, in the same transaction (at most one default).
+         *     previous default address stops being the default, in the same transaction (at most one default). At most
+         *     100 addresses per customer: the 101st answers 400 until one is deleted.
          */
         post: operations["createCurrentCustomerAddress"];
         delete?: never;
@@ -2491,17 +2497,38 @@ export interface paths {
         put?: never;
         /**
          * Refund an order
-         * @description Records that the merchant returned money for a paid order, and optionally that shipped units came back.
-         *     **No payment provider is called** (none is integrated): the API records the refund the merchant made
-         *     elsewhere and keeps the order and the customer's figures right. `amount` is at most what was paid minus
-         *     what earlier refunds returned; the order row is locked for the write, so concurrent refunds queue and
-         *     never return more than was paid. `line_items` lists shipped units that came back: each goes back into
-         *     stock at its location through the inventory ledger (adjustments with reason `restock`); units not
-         *     shipped are restocked by cancelling the order instead. In the same transaction the order's
-         *     `total_refunded` grows by the amount, `financial_status` becomes `partially_refunded` (or `refunded`
-         *     when everything paid is returned), the customer's `total_spent` drops by the amount, and
-         *     `refund.created`, `order.refunded` and `order.updated` (with `metadata.changes`) are recorded and
-         *     offered to webhook subscriptions. A cancelled order can be refunded; a pending one cannot (400).
+         * @description Returns money for a paid order through the provider that took its payment, and optionally records that
+         *     shipped units came back. `amount` is at most what was paid minus what earlier refunds returned or are
+         *     returning (pending refunds count; failed ones do not); the order row is locked for the write, so concurrent
+         *     refunds queue and never return more than was paid. `line_items` lists shipped units that came back: each
+         *     goes back into stock at its location through the inventory ledger (adjustments with reason `restock`);
+         *     units not shipped are restocked by cancelling the order instead. In the same transaction the order's
+         *     `total_refunded` grows by the amount, `financial_status` becomes `partially_refunded` (or `refunded` when
+         *     everything paid is returned), the customer's `total_spent` drops by the amount, and `refund.created`,
+         *     `order.refunded` and `order.updated` (with `metadata.changes`) are recorded and offered to webhook
+         *     subscriptions. A cancelled order can be refunded; a pending one cannot (400).
+         *
+         *     **The provider** is the one of the order's payment (`payments`, the last one taken by a provider), not
+         *     the project's current choice:
+         *
+         *     - `manual` (and orders paid with `POST /v1/orders/{id}/pay`): the merchant returned the money elsewhere;
+         *       the refund is recorded `succeeded` at once (`refund.succeeded`).
+         *     - `test`: succeeds, unless the payment was taken with the test token `tok_test_refund_fails`, whose
+         *       refunds always fail (`failure_reason` says so).
+         *     - `stripe`: a Stripe Refund of the order's PaymentIntent through Stripe's Refunds API, its idempotency key
+         *       the refund's id (`rfnd_`) and its metadata `refund_id`, `order_id` and `project_id`.
+         *
+         *     The refund is written `pending` first and the provider is asked after that transaction commits (no
+         *     database transaction waits on a provider); its answer is then settled under the order's lock and
+         *     answered: `succeeded` (`refund.succeeded`), `failed` (`refund.failed`, with `failure_reason`; the amount
+         *     no longer counts: `total_refunded`, `financial_status` and `total_spent` go back, `order.updated`; units
+         *     it restocked stay in stock), or `pending` when the provider has not answered yet. A pending refund is
+         *     settled by a background job asking the provider again under the same idempotency key (so the money is
+         *     never returned twice) and by Stripe's `refund.updated`, `refund.failed`, `charge.refund.updated` and
+         *     `charge.refunded` events (`receiveStripeWebhook`), whichever comes first; Stripe may also fail a
+         *     refund it first reported as succeeded (`refund.failed` then). With an `Idempotency-Key` the request runs
+         *     inside the key's transaction, so it answers the refund `pending` and the job asks the provider right
+         *     after the commit; read it back with `GET /v1/orders/{id}/refunds`.
          */
         post: operations["createOrderRefund"];
         delete?: never;
@@ -3026,7 +3053,9 @@ export interface paths {
          *       202 with the checkout in status `requires_action` and `payment.next_action`: its units are held for the
          *       project's `checkout_reservation_minutes` (default 15) and the checkout cannot change meanwhile; calling
          *       this operation again (no token needed) performs the extra step and completes it. Past the window the
-         *       held units are released and the checkout is open again. Any other token answers 400 on `payment.token`.
+         *       held units are released and the checkout is open again. `tok_test_refund_fails` pays like
+         *       `tok_test_success`, and every refund of that payment fails (`createOrderRefund`). Any other token
+         *       answers 400 on `payment.token`.
          *     - `stripe`: `payment.payment_method` (a Stripe PaymentMethod id from Stripe.js) pays through a Stripe
          *       PaymentIntent made with the project's `stripe_secret_key` (created once per checkout, its Stripe
          *       idempotency key the checkout id, then confirmed with the payment method). `succeeded` pays; a card
@@ -3035,7 +3064,15 @@ export interface paths {
          *       `client_secret` for Stripe.js, holding the units as above; once the shopper has done the step, calling
          *       this operation again completes it, and so does Stripe's `payment_intent.succeeded` event
          *       (`receiveStripeWebhook`), whichever comes first: the checkout's row lock makes one order either way.
-         *       Stripe not answering is 503. Without `stripe_secret_key` the answer is 400.
+         *       Stripe not answering is 503. Without `stripe_secret_key` the answer is 400. When the payment step
+         *       times out (the hold lapses), its PaymentIntent is cancelled at Stripe (a job at the end of the window,
+         *       and whenever the lapsed checkout is next touched); a PaymentIntent that succeeds when its checkout can
+         *       no longer become an order (the held units were sold meanwhile, or the checkout was paid with another
+         *       payment) is refunded in full at once and recorded, so no money is kept without an order.
+         *
+         *     **Capture.** Payments are captured when they succeed, at completion (Stripe's automatic capture): there
+         *     is no separate authorise-then-capture step, so an order is `paid` as soon as it exists and a refund
+         *     (`createOrderRefund`) is how money goes back.
          *
          *     The order is created exactly as a draft order's completion creates it, in one transaction: the next order
          *     number, copies of the lines, totals and addresses, stock deducted (from `available` units: what sent
@@ -4985,8 +5022,8 @@ export interface components {
          *     type. Store events (`GET /v1/events`) carry one of these as `type`; webhook subscriptions subscribe to any
          *     of them (every type in the catalogue is subscribable). Some groups (fulfillment order, discount,
          *     promotion, purchase order, return, navigation, store credit) belong to areas this API does not
-         *     expose yet and are never emitted by it today; of the refund group only `refund.created` is (refunds are
-         *     recorded, no payment provider is called, so none succeeds or fails later). `webhook_subscription.paused` (an addition to the usual catalogue) records
+         *     expose yet and are never emitted by it today. Of the refund group, `refund.created` is recorded with every
+         *     refund, `refund.succeeded` and `refund.failed` when its provider answers (`createOrderRefund`). `webhook_subscription.paused` (an addition to the usual catalogue) records
          *     that the service paused a subscription whose receiver answered `410 Gone` or failed for 5 days.
          *     `inventory.reserved` and `inventory.released` (resource type `draft_order`) record a sent draft order's
          *     units being held and let go again; their payload is `{draft_order_id, expires_at, reservations:
@@ -6660,7 +6697,7 @@ export interface components {
         };
         CheckoutComplete: {
             payment?: {
-                /** @description The `test` provider's outcome: tok_test_success, tok_test_decline or tok_test_requires_action. Ignored by `manual`. */
+                /** @description The `test` provider's outcome: tok_test_success, tok_test_decline, tok_test_requires_action or tok_test_refund_fails (pays like tok_test_success; refunds of the payment then fail). Ignored by `manual`. */
                 token?: string;
                 /**
                  * @description The `stripe` provider's Stripe PaymentMethod id (from Stripe.js `createPaymentMethod`), required with `stripe`; ignored by the other providers.
@@ -7089,7 +7126,7 @@ export interface components {
             /** @description Shipped units that came back, put into stock through the inventory ledger (reason `restock`). Each line item at most once; custom items hold no stock. */
             line_items?: components["schemas"]["RefundLineItemCreate"][];
         };
-        /** @description Money the merchant returned for an order, as recorded by the API (no payment provider is called), and the units it put back into stock. */
+        /** @description Money returned for an order through the provider of its payment (`createOrderRefund`), and the units it put back into stock. */
         Refund: {
             id: components["schemas"]["RefundId"];
             order_id: components["schemas"]["OrderId"];
@@ -7101,8 +7138,19 @@ export interface components {
             currency: components["schemas"]["CurrencyCode"];
             reason: string | null;
             line_items: components["schemas"]["RefundLineItem"][];
+            status: components["schemas"]["RefundStatus"];
+            provider: components["schemas"]["PaymentProvider"];
+            /** @description The provider's reference of the refund (a Stripe `re_` id; `re_test_...` for `test`); null for `manual` and before the provider answered. */
+            provider_reference: string | null;
+            /** @description Why the provider refused the refund (status `failed`), e.g. Stripe's `failure_reason`; else null. */
+            failure_reason: string | null;
             created_at: components["schemas"]["Timestamp"];
         };
+        /**
+         * @description `pending`: asked of the provider, not yet answered; `succeeded`: returned (`manual`: recorded); `failed`: the provider refused it, so its amount no longer counts in `total_refunded`.
+         * @enum {string}
+         */
+        RefundStatus: "pending" | "succeeded" | "failed";
         RefundEnvelope: {
             data: components["schemas"]["Refund"];
         };
@@ -7176,7 +7224,7 @@ export interface components {
             created_at: components["schemas"]["Timestamp"];
             updated_at: components["schemas"]["Timestamp"];
         };
-        /** @description A refund of the order as its customer sees it (a `Refund` without the merchant's `reason` note and stock locations). */
+        /** @description A refund of the order as its customer sees it (a `Refund` without the merchant's `reason` note, stock locations and the provider's details). */
         CustomerOrderRefund: {
             id: components["schemas"]["RefundId"];
             /**
@@ -7195,6 +7243,7 @@ export interface components {
                 /** Format: int32 */
                 quantity: number;
             }[];
+            status: components["schemas"]["RefundStatus"];
             created_at: components["schemas"]["Timestamp"];
         };
         CustomerOrderEnvelope: {
@@ -10020,15 +10069,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "invalid_request",
-                     *         "message": "name must be at least 1 character long.",
-                     *         "field": "name"
-                     *       }
-                     *     }
-                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -10241,15 +10281,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "invalid_request",
-                     *         "message": "name must be at least 1 character long.",
-                     *         "field": "name"
-                     *       }
-                     *     }
-                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -12398,7 +12429,7 @@ export interface operations {
                     "application/json": components["schemas"]["CustomerAddressEnvelope"];
                 };
             };
-            /** @description A parameter or body field is invalid (`invalid_request` with `field`; `validation_error` with `details` when several are); the example is what this operation answers. */
+            /** @description A parameter or body field is invalid (`invalid_request` with `field`; `validation_error` with `details` when several are), or the customer already has 100 addresses. */
             400: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -12409,15 +12440,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "invalid_request",
-                     *         "message": "line1 must be at least 1 character long.",
-                     *         "field": "line1"
-                     *       }
-                     *     }
-                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -13585,6 +13607,7 @@ export interface operations {
                      *                   "quantity": 1
                      *                 }
                      *               ],
+                     *               "status": "succeeded",
                      *               "created_at": "2026-11-28T14:12:00.000Z"
                      *             }
                      *           ],
@@ -13744,6 +13767,7 @@ export interface operations {
                      *                 "quantity": 1
                      *               }
                      *             ],
+                     *             "status": "succeeded",
                      *             "created_at": "2026-11-28T14:12:00.000Z"
                      *           }
                      *         ],
@@ -13893,7 +13917,7 @@ export interface operations {
                     "application/json": components["schemas"]["CustomerAddressEnvelope"];
                 };
             };
-            /** @description A body field is invalid (`invalid_request` with `field`; `validation_error` with `details` when several are), or the project has no store domain. */
+            /** @description A body field is invalid (`invalid_request` with `field`; `validation_error` with `details` when several are), the customer already has 100 addresses, or the project has no store domain. */
             400: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -20963,6 +20987,10 @@ export interface operations {
                      *               "location_id": "loc_01jd5m3q7x9c2v4b6n8p0r1s2b"
                      *             }
                      *           ],
+                     *           "status": "succeeded",
+                     *           "provider": "stripe",
+                     *           "provider_reference": "re_3QpL7mKq2v8Xb1Zf0a1b2c3d",
+                     *           "failure_reason": null,
                      *           "created_at": "2026-11-30T14:00:00.000Z"
                      *         }
                      *       ]
@@ -21071,6 +21099,10 @@ export interface operations {
                      *             "location_id": "loc_01jd5m3q7x9c2v4b6n8p0r1s2b"
                      *           }
                      *         ],
+                     *         "status": "succeeded",
+                     *         "provider": "stripe",
+                     *         "provider_reference": "re_3QpL7mKq2v8Xb1Zf0a1b2c3d",
+                     *         "failure_reason": null,
                      *         "created_at": "2026-11-30T14:00:00.000Z"
                      *       }
                      *     }

@@ -87,6 +87,10 @@ export function toRefundResource(refund: Refund, currency: string): RefundResour
     currency,
     reason: refund.reason,
     line_items: refund.lineItems as RefundLineItem[],
+    status: refund.status as RefundResource['status'],
+    provider: refund.provider as RefundResource['provider'],
+    provider_reference: refund.providerReference,
+    failure_reason: refund.failureReason,
     created_at: refund.createdAt.toISOString(),
   };
 }

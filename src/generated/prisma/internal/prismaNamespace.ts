@@ -425,6 +425,7 @@ export const ModelName = {
   Order: 'Order',
   Fulfillment: 'Fulfillment',
   Refund: 'Refund',
+  UnplacedPayment: 'UnplacedPayment',
   ShippingZone: 'ShippingZone',
   ShippingRate: 'ShippingRate',
   CustomerSession: 'CustomerSession',
@@ -467,7 +468,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "project" | "rateWindow" | "usageWarning" | "apiKey" | "location" | "idempotencyKey" | "storeEvent" | "outboxEmail" | "customer" | "customerAddress" | "customerNote" | "product" | "variant" | "collection" | "collectionProduct" | "file" | "inventoryLevel" | "inventoryReservation" | "inventoryAdjustment" | "webhookSubscription" | "webhookEvent" | "webhookDelivery" | "projectCounter" | "draftOrder" | "draftLineItem" | "order" | "fulfillment" | "refund" | "shippingZone" | "shippingRate" | "customerSession" | "refreshToken" | "passwordResetToken" | "loginThrottle" | "metafieldDefinition" | "metafieldValue" | "customerGroup" | "customerGroupMember" | "company" | "companyAddress" | "companyContact" | "priceList" | "priceListPrice" | "searchProduct" | "searchTitleWord" | "searchTerm" | "synonymGroup" | "merchandisingRule" | "searchQuery" | "searchQueryStat" | "searchQueryClient" | "searchSuggestionBlock" | "jobWorkerHeartbeat" | "checkout" | "checkoutLine"
+    modelProps: "project" | "rateWindow" | "usageWarning" | "apiKey" | "location" | "idempotencyKey" | "storeEvent" | "outboxEmail" | "customer" | "customerAddress" | "customerNote" | "product" | "variant" | "collection" | "collectionProduct" | "file" | "inventoryLevel" | "inventoryReservation" | "inventoryAdjustment" | "webhookSubscription" | "webhookEvent" | "webhookDelivery" | "projectCounter" | "draftOrder" | "draftLineItem" | "order" | "fulfillment" | "refund" | "unplacedPayment" | "shippingZone" | "shippingRate" | "customerSession" | "refreshToken" | "passwordResetToken" | "loginThrottle" | "metafieldDefinition" | "metafieldValue" | "customerGroup" | "customerGroupMember" | "company" | "companyAddress" | "companyContact" | "priceList" | "priceListPrice" | "searchProduct" | "searchTitleWord" | "searchTerm" | "synonymGroup" | "merchandisingRule" | "searchQuery" | "searchQueryStat" | "searchQueryClient" | "searchSuggestionBlock" | "jobWorkerHeartbeat" | "checkout" | "checkoutLine"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -2540,6 +2541,80 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         count: {
           args: Prisma.RefundCountArgs<ExtArgs>
           result: runtime.Types.Utils.Optional<Prisma.RefundCountAggregateOutputType> | number
+        }
+      }
+    }
+    UnplacedPayment: {
+      payload: Prisma.$UnplacedPaymentPayload<ExtArgs>
+      fields: Prisma.UnplacedPaymentFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.UnplacedPaymentFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$UnplacedPaymentPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.UnplacedPaymentFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$UnplacedPaymentPayload>
+        }
+        findFirst: {
+          args: Prisma.UnplacedPaymentFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$UnplacedPaymentPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.UnplacedPaymentFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$UnplacedPaymentPayload>
+        }
+        findMany: {
+          args: Prisma.UnplacedPaymentFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$UnplacedPaymentPayload>[]
+        }
+        create: {
+          args: Prisma.UnplacedPaymentCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$UnplacedPaymentPayload>
+        }
+        createMany: {
+          args: Prisma.UnplacedPaymentCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.UnplacedPaymentCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$UnplacedPaymentPayload>[]
+        }
+        delete: {
+          args: Prisma.UnplacedPaymentDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$UnplacedPaymentPayload>
+        }
+        update: {
+          args: Prisma.UnplacedPaymentUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$UnplacedPaymentPayload>
+        }
+        deleteMany: {
+          args: Prisma.UnplacedPaymentDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.UnplacedPaymentUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.UnplacedPaymentUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$UnplacedPaymentPayload>[]
+        }
+        upsert: {
+          args: Prisma.UnplacedPaymentUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$UnplacedPaymentPayload>
+        }
+        aggregate: {
+          args: Prisma.UnplacedPaymentAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateUnplacedPayment>
+        }
+        groupBy: {
+          args: Prisma.UnplacedPaymentGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.UnplacedPaymentGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.UnplacedPaymentCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.UnplacedPaymentCountAggregateOutputType> | number
         }
       }
     }
@@ -5065,10 +5140,32 @@ export const RefundScalarFieldEnum = {
   amount: 'amount',
   reason: 'reason',
   lineItems: 'lineItems',
+  status: 'status',
+  provider: 'provider',
+  providerReference: 'providerReference',
+  failureReason: 'failureReason',
   createdAt: 'createdAt'
 } as const
 
 export type RefundScalarFieldEnum = (typeof RefundScalarFieldEnum)[keyof typeof RefundScalarFieldEnum]
+
+
+export const UnplacedPaymentScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  checkoutId: 'checkoutId',
+  provider: 'provider',
+  reference: 'reference',
+  amount: 'amount',
+  currency: 'currency',
+  refundStatus: 'refundStatus',
+  refundReference: 'refundReference',
+  failureReason: 'failureReason',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type UnplacedPaymentScalarFieldEnum = (typeof UnplacedPaymentScalarFieldEnum)[keyof typeof UnplacedPaymentScalarFieldEnum]
 
 
 export const ShippingZoneScalarFieldEnum = {
@@ -5823,6 +5920,7 @@ export type GlobalOmitConfig = {
   order?: Prisma.OrderOmit
   fulfillment?: Prisma.FulfillmentOmit
   refund?: Prisma.RefundOmit
+  unplacedPayment?: Prisma.UnplacedPaymentOmit
   shippingZone?: Prisma.ShippingZoneOmit
   shippingRate?: Prisma.ShippingRateOmit
   customerSession?: Prisma.CustomerSessionOmit

@@ -435,6 +435,7 @@ export type ProjectWhereInput = {
   shippingZones?: Prisma.ShippingZoneListRelationFilter
   shippingRates?: Prisma.ShippingRateListRelationFilter
   checkouts?: Prisma.CheckoutListRelationFilter
+  unplacedPayments?: Prisma.UnplacedPaymentListRelationFilter
   webhookSubscriptions?: Prisma.WebhookSubscriptionListRelationFilter
   webhookEvents?: Prisma.WebhookEventListRelationFilter
 }
@@ -490,6 +491,7 @@ export type ProjectOrderByWithRelationInput = {
   shippingZones?: Prisma.ShippingZoneOrderByRelationAggregateInput
   shippingRates?: Prisma.ShippingRateOrderByRelationAggregateInput
   checkouts?: Prisma.CheckoutOrderByRelationAggregateInput
+  unplacedPayments?: Prisma.UnplacedPaymentOrderByRelationAggregateInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionOrderByRelationAggregateInput
   webhookEvents?: Prisma.WebhookEventOrderByRelationAggregateInput
 }
@@ -548,6 +550,7 @@ export type ProjectWhereUniqueInput = Prisma.AtLeast<{
   shippingZones?: Prisma.ShippingZoneListRelationFilter
   shippingRates?: Prisma.ShippingRateListRelationFilter
   checkouts?: Prisma.CheckoutListRelationFilter
+  unplacedPayments?: Prisma.UnplacedPaymentListRelationFilter
   webhookSubscriptions?: Prisma.WebhookSubscriptionListRelationFilter
   webhookEvents?: Prisma.WebhookEventListRelationFilter
 }, "id">
@@ -671,6 +674,7 @@ export type ProjectCreateInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  unplacedPayments?: Prisma.UnplacedPaymentCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -726,6 +730,7 @@ export type ProjectUncheckedCreateInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  unplacedPayments?: Prisma.UnplacedPaymentUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -781,6 +786,7 @@ export type ProjectUpdateInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  unplacedPayments?: Prisma.UnplacedPaymentUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -836,6 +842,7 @@ export type ProjectUncheckedUpdateInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  unplacedPayments?: Prisma.UnplacedPaymentUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -1302,6 +1309,20 @@ export type ProjectUpdateOneRequiredWithoutOrdersNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.ProjectUpdateToOneWithWhereWithoutOrdersInput, Prisma.ProjectUpdateWithoutOrdersInput>, Prisma.ProjectUncheckedUpdateWithoutOrdersInput>
 }
 
+export type ProjectCreateNestedOneWithoutUnplacedPaymentsInput = {
+  create?: Prisma.XOR<Prisma.ProjectCreateWithoutUnplacedPaymentsInput, Prisma.ProjectUncheckedCreateWithoutUnplacedPaymentsInput>
+  connectOrCreate?: Prisma.ProjectCreateOrConnectWithoutUnplacedPaymentsInput
+  connect?: Prisma.ProjectWhereUniqueInput
+}
+
+export type ProjectUpdateOneRequiredWithoutUnplacedPaymentsNestedInput = {
+  create?: Prisma.XOR<Prisma.ProjectCreateWithoutUnplacedPaymentsInput, Prisma.ProjectUncheckedCreateWithoutUnplacedPaymentsInput>
+  connectOrCreate?: Prisma.ProjectCreateOrConnectWithoutUnplacedPaymentsInput
+  upsert?: Prisma.ProjectUpsertWithoutUnplacedPaymentsInput
+  connect?: Prisma.ProjectWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.ProjectUpdateToOneWithWhereWithoutUnplacedPaymentsInput, Prisma.ProjectUpdateWithoutUnplacedPaymentsInput>, Prisma.ProjectUncheckedUpdateWithoutUnplacedPaymentsInput>
+}
+
 export type ProjectCreateNestedOneWithoutShippingZonesInput = {
   create?: Prisma.XOR<Prisma.ProjectCreateWithoutShippingZonesInput, Prisma.ProjectUncheckedCreateWithoutShippingZonesInput>
   connectOrCreate?: Prisma.ProjectCreateOrConnectWithoutShippingZonesInput
@@ -1492,6 +1513,7 @@ export type ProjectCreateWithoutRateWindowsInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  unplacedPayments?: Prisma.UnplacedPaymentCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -1546,6 +1568,7 @@ export type ProjectUncheckedCreateWithoutRateWindowsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  unplacedPayments?: Prisma.UnplacedPaymentUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -1616,6 +1639,7 @@ export type ProjectUpdateWithoutRateWindowsInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  unplacedPayments?: Prisma.UnplacedPaymentUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -1670,6 +1694,7 @@ export type ProjectUncheckedUpdateWithoutRateWindowsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  unplacedPayments?: Prisma.UnplacedPaymentUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -1724,6 +1749,7 @@ export type ProjectCreateWithoutUsageWarningsInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  unplacedPayments?: Prisma.UnplacedPaymentCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -1778,6 +1804,7 @@ export type ProjectUncheckedCreateWithoutUsageWarningsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  unplacedPayments?: Prisma.UnplacedPaymentUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -1848,6 +1875,7 @@ export type ProjectUpdateWithoutUsageWarningsInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  unplacedPayments?: Prisma.UnplacedPaymentUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -1902,6 +1930,7 @@ export type ProjectUncheckedUpdateWithoutUsageWarningsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  unplacedPayments?: Prisma.UnplacedPaymentUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -1956,6 +1985,7 @@ export type ProjectCreateWithoutApiKeysInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  unplacedPayments?: Prisma.UnplacedPaymentCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -2010,6 +2040,7 @@ export type ProjectUncheckedCreateWithoutApiKeysInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  unplacedPayments?: Prisma.UnplacedPaymentUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -2080,6 +2111,7 @@ export type ProjectUpdateWithoutApiKeysInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  unplacedPayments?: Prisma.UnplacedPaymentUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -2134,6 +2166,7 @@ export type ProjectUncheckedUpdateWithoutApiKeysInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  unplacedPayments?: Prisma.UnplacedPaymentUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -2188,6 +2221,7 @@ export type ProjectCreateWithoutLocationsInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  unplacedPayments?: Prisma.UnplacedPaymentCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -2242,6 +2276,7 @@ export type ProjectUncheckedCreateWithoutLocationsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  unplacedPayments?: Prisma.UnplacedPaymentUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -2312,6 +2347,7 @@ export type ProjectUpdateWithoutLocationsInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  unplacedPayments?: Prisma.UnplacedPaymentUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -2366,6 +2402,7 @@ export type ProjectUncheckedUpdateWithoutLocationsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  unplacedPayments?: Prisma.UnplacedPaymentUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -2420,6 +2457,7 @@ export type ProjectCreateWithoutStoreEventsInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  unplacedPayments?: Prisma.UnplacedPaymentCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -2474,6 +2512,7 @@ export type ProjectUncheckedCreateWithoutStoreEventsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  unplacedPayments?: Prisma.UnplacedPaymentUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -2544,6 +2583,7 @@ export type ProjectUpdateWithoutStoreEventsInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  unplacedPayments?: Prisma.UnplacedPaymentUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -2598,6 +2638,7 @@ export type ProjectUncheckedUpdateWithoutStoreEventsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  unplacedPayments?: Prisma.UnplacedPaymentUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -2652,6 +2693,7 @@ export type ProjectCreateWithoutOutboxEmailsInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  unplacedPayments?: Prisma.UnplacedPaymentCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -2706,6 +2748,7 @@ export type ProjectUncheckedCreateWithoutOutboxEmailsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  unplacedPayments?: Prisma.UnplacedPaymentUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -2776,6 +2819,7 @@ export type ProjectUpdateWithoutOutboxEmailsInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  unplacedPayments?: Prisma.UnplacedPaymentUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -2830,6 +2874,7 @@ export type ProjectUncheckedUpdateWithoutOutboxEmailsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  unplacedPayments?: Prisma.UnplacedPaymentUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -2884,6 +2929,7 @@ export type ProjectCreateWithoutCustomersInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  unplacedPayments?: Prisma.UnplacedPaymentCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -2938,6 +2984,7 @@ export type ProjectUncheckedCreateWithoutCustomersInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  unplacedPayments?: Prisma.UnplacedPaymentUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -3008,6 +3055,7 @@ export type ProjectUpdateWithoutCustomersInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  unplacedPayments?: Prisma.UnplacedPaymentUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -3062,6 +3110,7 @@ export type ProjectUncheckedUpdateWithoutCustomersInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  unplacedPayments?: Prisma.UnplacedPaymentUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -3116,6 +3165,7 @@ export type ProjectCreateWithoutProductsInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  unplacedPayments?: Prisma.UnplacedPaymentCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -3170,6 +3220,7 @@ export type ProjectUncheckedCreateWithoutProductsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  unplacedPayments?: Prisma.UnplacedPaymentUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -3240,6 +3291,7 @@ export type ProjectUpdateWithoutProductsInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  unplacedPayments?: Prisma.UnplacedPaymentUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -3294,6 +3346,7 @@ export type ProjectUncheckedUpdateWithoutProductsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  unplacedPayments?: Prisma.UnplacedPaymentUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -3348,6 +3401,7 @@ export type ProjectCreateWithoutCollectionsInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  unplacedPayments?: Prisma.UnplacedPaymentCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -3402,6 +3456,7 @@ export type ProjectUncheckedCreateWithoutCollectionsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  unplacedPayments?: Prisma.UnplacedPaymentUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -3472,6 +3527,7 @@ export type ProjectUpdateWithoutCollectionsInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  unplacedPayments?: Prisma.UnplacedPaymentUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -3526,6 +3582,7 @@ export type ProjectUncheckedUpdateWithoutCollectionsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  unplacedPayments?: Prisma.UnplacedPaymentUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -3580,6 +3637,7 @@ export type ProjectCreateWithoutFilesInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  unplacedPayments?: Prisma.UnplacedPaymentCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -3634,6 +3692,7 @@ export type ProjectUncheckedCreateWithoutFilesInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  unplacedPayments?: Prisma.UnplacedPaymentUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -3704,6 +3763,7 @@ export type ProjectUpdateWithoutFilesInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  unplacedPayments?: Prisma.UnplacedPaymentUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -3758,6 +3818,7 @@ export type ProjectUncheckedUpdateWithoutFilesInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  unplacedPayments?: Prisma.UnplacedPaymentUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -3813,6 +3874,7 @@ export type ProjectCreateWithoutWebhookSubscriptionsInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  unplacedPayments?: Prisma.UnplacedPaymentCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
 
@@ -3867,6 +3929,7 @@ export type ProjectUncheckedCreateWithoutWebhookSubscriptionsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  unplacedPayments?: Prisma.UnplacedPaymentUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
 
@@ -3937,6 +4000,7 @@ export type ProjectUpdateWithoutWebhookSubscriptionsInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  unplacedPayments?: Prisma.UnplacedPaymentUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
 
@@ -3991,6 +4055,7 @@ export type ProjectUncheckedUpdateWithoutWebhookSubscriptionsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  unplacedPayments?: Prisma.UnplacedPaymentUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
 
@@ -4045,6 +4110,7 @@ export type ProjectCreateWithoutWebhookEventsInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  unplacedPayments?: Prisma.UnplacedPaymentCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
 }
 
@@ -4099,6 +4165,7 @@ export type ProjectUncheckedCreateWithoutWebhookEventsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  unplacedPayments?: Prisma.UnplacedPaymentUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
 }
 
@@ -4169,6 +4236,7 @@ export type ProjectUpdateWithoutWebhookEventsInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  unplacedPayments?: Prisma.UnplacedPaymentUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
 }
 
@@ -4223,6 +4291,7 @@ export type ProjectUncheckedUpdateWithoutWebhookEventsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  unplacedPayments?: Prisma.UnplacedPaymentUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
 }
 
@@ -4276,6 +4345,7 @@ export type ProjectCreateWithoutCountersInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  unplacedPayments?: Prisma.UnplacedPaymentCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -4330,6 +4400,7 @@ export type ProjectUncheckedCreateWithoutCountersInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  unplacedPayments?: Prisma.UnplacedPaymentUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -4400,6 +4471,7 @@ export type ProjectUpdateWithoutCountersInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  unplacedPayments?: Prisma.UnplacedPaymentUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -4454,6 +4526,7 @@ export type ProjectUncheckedUpdateWithoutCountersInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  unplacedPayments?: Prisma.UnplacedPaymentUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -4508,6 +4581,7 @@ export type ProjectCreateWithoutDraftOrdersInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  unplacedPayments?: Prisma.UnplacedPaymentCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -4562,6 +4636,7 @@ export type ProjectUncheckedCreateWithoutDraftOrdersInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  unplacedPayments?: Prisma.UnplacedPaymentUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -4632,6 +4707,7 @@ export type ProjectUpdateWithoutDraftOrdersInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  unplacedPayments?: Prisma.UnplacedPaymentUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -4686,6 +4762,7 @@ export type ProjectUncheckedUpdateWithoutDraftOrdersInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  unplacedPayments?: Prisma.UnplacedPaymentUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -4740,6 +4817,7 @@ export type ProjectCreateWithoutOrdersInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  unplacedPayments?: Prisma.UnplacedPaymentCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -4794,6 +4872,7 @@ export type ProjectUncheckedCreateWithoutOrdersInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  unplacedPayments?: Prisma.UnplacedPaymentUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -4864,6 +4943,7 @@ export type ProjectUpdateWithoutOrdersInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  unplacedPayments?: Prisma.UnplacedPaymentUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -4906,6 +4986,243 @@ export type ProjectUncheckedUpdateWithoutOrdersInput = {
   outboxEmails?: Prisma.OutboxEmailUncheckedUpdateManyWithoutProjectNestedInput
   counters?: Prisma.ProjectCounterUncheckedUpdateManyWithoutProjectNestedInput
   draftOrders?: Prisma.DraftOrderUncheckedUpdateManyWithoutProjectNestedInput
+  rateWindows?: Prisma.RateWindowUncheckedUpdateManyWithoutProjectNestedInput
+  usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedUpdateManyWithoutProjectNestedInput
+  customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
+  companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
+  priceLists?: Prisma.PriceListUncheckedUpdateManyWithoutProjectNestedInput
+  searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedUpdateManyWithoutProjectNestedInput
+  merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
+  shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
+  shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
+  checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  unplacedPayments?: Prisma.UnplacedPaymentUncheckedUpdateManyWithoutProjectNestedInput
+  webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
+  webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
+}
+
+export type ProjectCreateWithoutUnplacedPaymentsInput = {
+  id: string
+  name: string
+  domain?: string | null
+  domainVerified?: boolean
+  extensions?: Prisma.ProjectCreateextensionsInput | string[]
+  plan?: string
+  currency?: string
+  locale?: string
+  tax: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: boolean
+  rateLimitPerMinute?: number
+  monthlyQuota?: number
+  storefrontRateLimitPerMinute?: number | null
+  authAttemptsPerIpPerMinute?: number
+  authAttemptsPerEmailPerMinute?: number
+  storefrontClientSharePercent?: number
+  contactEmail?: string | null
+  reservationMinutes?: number
+  checkoutReservationMinutes?: number
+  paymentProvider?: string
+  stripeSecretKey?: string | null
+  stripeWebhookSecret?: string | null
+  checkoutsPerIpPerMinute?: number
+  signingSecret: string
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  apiKeys?: Prisma.ApiKeyCreateNestedManyWithoutProjectInput
+  locations?: Prisma.LocationCreateNestedManyWithoutProjectInput
+  customers?: Prisma.CustomerCreateNestedManyWithoutProjectInput
+  products?: Prisma.ProductCreateNestedManyWithoutProjectInput
+  collections?: Prisma.CollectionCreateNestedManyWithoutProjectInput
+  files?: Prisma.FileCreateNestedManyWithoutProjectInput
+  storeEvents?: Prisma.StoreEventCreateNestedManyWithoutProjectInput
+  outboxEmails?: Prisma.OutboxEmailCreateNestedManyWithoutProjectInput
+  counters?: Prisma.ProjectCounterCreateNestedManyWithoutProjectInput
+  draftOrders?: Prisma.DraftOrderCreateNestedManyWithoutProjectInput
+  orders?: Prisma.OrderCreateNestedManyWithoutProjectInput
+  rateWindows?: Prisma.RateWindowCreateNestedManyWithoutProjectInput
+  usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionCreateNestedManyWithoutProjectInput
+  customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
+  companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
+  priceLists?: Prisma.PriceListCreateNestedManyWithoutProjectInput
+  searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockCreateNestedManyWithoutProjectInput
+  merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
+  shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
+  shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
+  checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
+  webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
+}
+
+export type ProjectUncheckedCreateWithoutUnplacedPaymentsInput = {
+  id: string
+  name: string
+  domain?: string | null
+  domainVerified?: boolean
+  extensions?: Prisma.ProjectCreateextensionsInput | string[]
+  plan?: string
+  currency?: string
+  locale?: string
+  tax: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: boolean
+  rateLimitPerMinute?: number
+  monthlyQuota?: number
+  storefrontRateLimitPerMinute?: number | null
+  authAttemptsPerIpPerMinute?: number
+  authAttemptsPerEmailPerMinute?: number
+  storefrontClientSharePercent?: number
+  contactEmail?: string | null
+  reservationMinutes?: number
+  checkoutReservationMinutes?: number
+  paymentProvider?: string
+  stripeSecretKey?: string | null
+  stripeWebhookSecret?: string | null
+  checkoutsPerIpPerMinute?: number
+  signingSecret: string
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  apiKeys?: Prisma.ApiKeyUncheckedCreateNestedManyWithoutProjectInput
+  locations?: Prisma.LocationUncheckedCreateNestedManyWithoutProjectInput
+  customers?: Prisma.CustomerUncheckedCreateNestedManyWithoutProjectInput
+  products?: Prisma.ProductUncheckedCreateNestedManyWithoutProjectInput
+  collections?: Prisma.CollectionUncheckedCreateNestedManyWithoutProjectInput
+  files?: Prisma.FileUncheckedCreateNestedManyWithoutProjectInput
+  storeEvents?: Prisma.StoreEventUncheckedCreateNestedManyWithoutProjectInput
+  outboxEmails?: Prisma.OutboxEmailUncheckedCreateNestedManyWithoutProjectInput
+  counters?: Prisma.ProjectCounterUncheckedCreateNestedManyWithoutProjectInput
+  draftOrders?: Prisma.DraftOrderUncheckedCreateNestedManyWithoutProjectInput
+  orders?: Prisma.OrderUncheckedCreateNestedManyWithoutProjectInput
+  rateWindows?: Prisma.RateWindowUncheckedCreateNestedManyWithoutProjectInput
+  usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedCreateNestedManyWithoutProjectInput
+  customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
+  companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
+  priceLists?: Prisma.PriceListUncheckedCreateNestedManyWithoutProjectInput
+  searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedCreateNestedManyWithoutProjectInput
+  merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
+  shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
+  shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
+  checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
+  webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
+}
+
+export type ProjectCreateOrConnectWithoutUnplacedPaymentsInput = {
+  where: Prisma.ProjectWhereUniqueInput
+  create: Prisma.XOR<Prisma.ProjectCreateWithoutUnplacedPaymentsInput, Prisma.ProjectUncheckedCreateWithoutUnplacedPaymentsInput>
+}
+
+export type ProjectUpsertWithoutUnplacedPaymentsInput = {
+  update: Prisma.XOR<Prisma.ProjectUpdateWithoutUnplacedPaymentsInput, Prisma.ProjectUncheckedUpdateWithoutUnplacedPaymentsInput>
+  create: Prisma.XOR<Prisma.ProjectCreateWithoutUnplacedPaymentsInput, Prisma.ProjectUncheckedCreateWithoutUnplacedPaymentsInput>
+  where?: Prisma.ProjectWhereInput
+}
+
+export type ProjectUpdateToOneWithWhereWithoutUnplacedPaymentsInput = {
+  where?: Prisma.ProjectWhereInput
+  data: Prisma.XOR<Prisma.ProjectUpdateWithoutUnplacedPaymentsInput, Prisma.ProjectUncheckedUpdateWithoutUnplacedPaymentsInput>
+}
+
+export type ProjectUpdateWithoutUnplacedPaymentsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  domain?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  domainVerified?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  extensions?: Prisma.ProjectUpdateextensionsInput | string[]
+  plan?: Prisma.StringFieldUpdateOperationsInput | string
+  currency?: Prisma.StringFieldUpdateOperationsInput | string
+  locale?: Prisma.StringFieldUpdateOperationsInput | string
+  tax?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  apiKeys?: Prisma.ApiKeyUpdateManyWithoutProjectNestedInput
+  locations?: Prisma.LocationUpdateManyWithoutProjectNestedInput
+  customers?: Prisma.CustomerUpdateManyWithoutProjectNestedInput
+  products?: Prisma.ProductUpdateManyWithoutProjectNestedInput
+  collections?: Prisma.CollectionUpdateManyWithoutProjectNestedInput
+  files?: Prisma.FileUpdateManyWithoutProjectNestedInput
+  storeEvents?: Prisma.StoreEventUpdateManyWithoutProjectNestedInput
+  outboxEmails?: Prisma.OutboxEmailUpdateManyWithoutProjectNestedInput
+  counters?: Prisma.ProjectCounterUpdateManyWithoutProjectNestedInput
+  draftOrders?: Prisma.DraftOrderUpdateManyWithoutProjectNestedInput
+  orders?: Prisma.OrderUpdateManyWithoutProjectNestedInput
+  rateWindows?: Prisma.RateWindowUpdateManyWithoutProjectNestedInput
+  usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionUpdateManyWithoutProjectNestedInput
+  customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
+  companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
+  priceLists?: Prisma.PriceListUpdateManyWithoutProjectNestedInput
+  searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUpdateManyWithoutProjectNestedInput
+  merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
+  shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
+  shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
+  checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
+  webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
+}
+
+export type ProjectUncheckedUpdateWithoutUnplacedPaymentsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  domain?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  domainVerified?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  extensions?: Prisma.ProjectUpdateextensionsInput | string[]
+  plan?: Prisma.StringFieldUpdateOperationsInput | string
+  currency?: Prisma.StringFieldUpdateOperationsInput | string
+  locale?: Prisma.StringFieldUpdateOperationsInput | string
+  tax?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  apiKeys?: Prisma.ApiKeyUncheckedUpdateManyWithoutProjectNestedInput
+  locations?: Prisma.LocationUncheckedUpdateManyWithoutProjectNestedInput
+  customers?: Prisma.CustomerUncheckedUpdateManyWithoutProjectNestedInput
+  products?: Prisma.ProductUncheckedUpdateManyWithoutProjectNestedInput
+  collections?: Prisma.CollectionUncheckedUpdateManyWithoutProjectNestedInput
+  files?: Prisma.FileUncheckedUpdateManyWithoutProjectNestedInput
+  storeEvents?: Prisma.StoreEventUncheckedUpdateManyWithoutProjectNestedInput
+  outboxEmails?: Prisma.OutboxEmailUncheckedUpdateManyWithoutProjectNestedInput
+  counters?: Prisma.ProjectCounterUncheckedUpdateManyWithoutProjectNestedInput
+  draftOrders?: Prisma.DraftOrderUncheckedUpdateManyWithoutProjectNestedInput
+  orders?: Prisma.OrderUncheckedUpdateManyWithoutProjectNestedInput
   rateWindows?: Prisma.RateWindowUncheckedUpdateManyWithoutProjectNestedInput
   usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedUpdateManyWithoutProjectNestedInput
@@ -4972,6 +5289,7 @@ export type ProjectCreateWithoutShippingZonesInput = {
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  unplacedPayments?: Prisma.UnplacedPaymentCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -5026,6 +5344,7 @@ export type ProjectUncheckedCreateWithoutShippingZonesInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  unplacedPayments?: Prisma.UnplacedPaymentUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -5096,6 +5415,7 @@ export type ProjectUpdateWithoutShippingZonesInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  unplacedPayments?: Prisma.UnplacedPaymentUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -5150,6 +5470,7 @@ export type ProjectUncheckedUpdateWithoutShippingZonesInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  unplacedPayments?: Prisma.UnplacedPaymentUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -5204,6 +5525,7 @@ export type ProjectCreateWithoutShippingRatesInput = {
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  unplacedPayments?: Prisma.UnplacedPaymentCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -5258,6 +5580,7 @@ export type ProjectUncheckedCreateWithoutShippingRatesInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  unplacedPayments?: Prisma.UnplacedPaymentUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -5328,6 +5651,7 @@ export type ProjectUpdateWithoutShippingRatesInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  unplacedPayments?: Prisma.UnplacedPaymentUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -5382,6 +5706,7 @@ export type ProjectUncheckedUpdateWithoutShippingRatesInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  unplacedPayments?: Prisma.UnplacedPaymentUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -5436,6 +5761,7 @@ export type ProjectCreateWithoutMetafieldDefinitionsInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  unplacedPayments?: Prisma.UnplacedPaymentCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -5490,6 +5816,7 @@ export type ProjectUncheckedCreateWithoutMetafieldDefinitionsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  unplacedPayments?: Prisma.UnplacedPaymentUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -5560,6 +5887,7 @@ export type ProjectUpdateWithoutMetafieldDefinitionsInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  unplacedPayments?: Prisma.UnplacedPaymentUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -5614,6 +5942,7 @@ export type ProjectUncheckedUpdateWithoutMetafieldDefinitionsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  unplacedPayments?: Prisma.UnplacedPaymentUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -5668,6 +5997,7 @@ export type ProjectCreateWithoutCustomerGroupsInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  unplacedPayments?: Prisma.UnplacedPaymentCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -5722,6 +6052,7 @@ export type ProjectUncheckedCreateWithoutCustomerGroupsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  unplacedPayments?: Prisma.UnplacedPaymentUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -5792,6 +6123,7 @@ export type ProjectUpdateWithoutCustomerGroupsInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  unplacedPayments?: Prisma.UnplacedPaymentUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -5846,6 +6178,7 @@ export type ProjectUncheckedUpdateWithoutCustomerGroupsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  unplacedPayments?: Prisma.UnplacedPaymentUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -5900,6 +6233,7 @@ export type ProjectCreateWithoutCompaniesInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  unplacedPayments?: Prisma.UnplacedPaymentCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -5954,6 +6288,7 @@ export type ProjectUncheckedCreateWithoutCompaniesInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  unplacedPayments?: Prisma.UnplacedPaymentUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -6024,6 +6359,7 @@ export type ProjectUpdateWithoutCompaniesInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  unplacedPayments?: Prisma.UnplacedPaymentUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -6078,6 +6414,7 @@ export type ProjectUncheckedUpdateWithoutCompaniesInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  unplacedPayments?: Prisma.UnplacedPaymentUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -6132,6 +6469,7 @@ export type ProjectCreateWithoutPriceListsInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  unplacedPayments?: Prisma.UnplacedPaymentCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -6186,6 +6524,7 @@ export type ProjectUncheckedCreateWithoutPriceListsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  unplacedPayments?: Prisma.UnplacedPaymentUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -6256,6 +6595,7 @@ export type ProjectUpdateWithoutPriceListsInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  unplacedPayments?: Prisma.UnplacedPaymentUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -6310,6 +6650,7 @@ export type ProjectUncheckedUpdateWithoutPriceListsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  unplacedPayments?: Prisma.UnplacedPaymentUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -6364,6 +6705,7 @@ export type ProjectCreateWithoutSearchSynonymsInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  unplacedPayments?: Prisma.UnplacedPaymentCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -6418,6 +6760,7 @@ export type ProjectUncheckedCreateWithoutSearchSynonymsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  unplacedPayments?: Prisma.UnplacedPaymentUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -6488,6 +6831,7 @@ export type ProjectUpdateWithoutSearchSynonymsInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  unplacedPayments?: Prisma.UnplacedPaymentUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -6542,6 +6886,7 @@ export type ProjectUncheckedUpdateWithoutSearchSynonymsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  unplacedPayments?: Prisma.UnplacedPaymentUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -6596,6 +6941,7 @@ export type ProjectCreateWithoutMerchandisingRulesInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  unplacedPayments?: Prisma.UnplacedPaymentCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -6650,6 +6996,7 @@ export type ProjectUncheckedCreateWithoutMerchandisingRulesInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  unplacedPayments?: Prisma.UnplacedPaymentUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -6720,6 +7067,7 @@ export type ProjectUpdateWithoutMerchandisingRulesInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  unplacedPayments?: Prisma.UnplacedPaymentUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -6774,6 +7122,7 @@ export type ProjectUncheckedUpdateWithoutMerchandisingRulesInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  unplacedPayments?: Prisma.UnplacedPaymentUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -6828,6 +7177,7 @@ export type ProjectCreateWithoutSuggestionBlocksInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  unplacedPayments?: Prisma.UnplacedPaymentCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -6882,6 +7232,7 @@ export type ProjectUncheckedCreateWithoutSuggestionBlocksInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  unplacedPayments?: Prisma.UnplacedPaymentUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -6952,6 +7303,7 @@ export type ProjectUpdateWithoutSuggestionBlocksInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  unplacedPayments?: Prisma.UnplacedPaymentUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -7006,6 +7358,7 @@ export type ProjectUncheckedUpdateWithoutSuggestionBlocksInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  unplacedPayments?: Prisma.UnplacedPaymentUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -7060,6 +7413,7 @@ export type ProjectCreateWithoutCheckoutsInput = {
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
+  unplacedPayments?: Prisma.UnplacedPaymentCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -7114,6 +7468,7 @@ export type ProjectUncheckedCreateWithoutCheckoutsInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
+  unplacedPayments?: Prisma.UnplacedPaymentUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -7184,6 +7539,7 @@ export type ProjectUpdateWithoutCheckoutsInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
+  unplacedPayments?: Prisma.UnplacedPaymentUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -7238,6 +7594,7 @@ export type ProjectUncheckedUpdateWithoutCheckoutsInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
+  unplacedPayments?: Prisma.UnplacedPaymentUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -7271,6 +7628,7 @@ export type ProjectCountOutputType = {
   shippingZones: number
   shippingRates: number
   checkouts: number
+  unplacedPayments: number
   webhookSubscriptions: number
   webhookEvents: number
 }
@@ -7299,6 +7657,7 @@ export type ProjectCountOutputTypeSelect<ExtArgs extends runtime.Types.Extension
   shippingZones?: boolean | ProjectCountOutputTypeCountShippingZonesArgs
   shippingRates?: boolean | ProjectCountOutputTypeCountShippingRatesArgs
   checkouts?: boolean | ProjectCountOutputTypeCountCheckoutsArgs
+  unplacedPayments?: boolean | ProjectCountOutputTypeCountUnplacedPaymentsArgs
   webhookSubscriptions?: boolean | ProjectCountOutputTypeCountWebhookSubscriptionsArgs
   webhookEvents?: boolean | ProjectCountOutputTypeCountWebhookEventsArgs
 }
@@ -7477,6 +7836,13 @@ export type ProjectCountOutputTypeCountCheckoutsArgs<ExtArgs extends runtime.Typ
 /**
  * ProjectCountOutputType without action
  */
+export type ProjectCountOutputTypeCountUnplacedPaymentsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.UnplacedPaymentWhereInput
+}
+
+/**
+ * ProjectCountOutputType without action
+ */
 export type ProjectCountOutputTypeCountWebhookSubscriptionsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   where?: Prisma.WebhookSubscriptionWhereInput
 }
@@ -7540,6 +7906,7 @@ export type ProjectSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs 
   shippingZones?: boolean | Prisma.Project$shippingZonesArgs<ExtArgs>
   shippingRates?: boolean | Prisma.Project$shippingRatesArgs<ExtArgs>
   checkouts?: boolean | Prisma.Project$checkoutsArgs<ExtArgs>
+  unplacedPayments?: boolean | Prisma.Project$unplacedPaymentsArgs<ExtArgs>
   webhookSubscriptions?: boolean | Prisma.Project$webhookSubscriptionsArgs<ExtArgs>
   webhookEvents?: boolean | Prisma.Project$webhookEventsArgs<ExtArgs>
   _count?: boolean | Prisma.ProjectCountOutputTypeDefaultArgs<ExtArgs>
@@ -7660,6 +8027,7 @@ export type ProjectInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs
   shippingZones?: boolean | Prisma.Project$shippingZonesArgs<ExtArgs>
   shippingRates?: boolean | Prisma.Project$shippingRatesArgs<ExtArgs>
   checkouts?: boolean | Prisma.Project$checkoutsArgs<ExtArgs>
+  unplacedPayments?: boolean | Prisma.Project$unplacedPaymentsArgs<ExtArgs>
   webhookSubscriptions?: boolean | Prisma.Project$webhookSubscriptionsArgs<ExtArgs>
   webhookEvents?: boolean | Prisma.Project$webhookEventsArgs<ExtArgs>
   _count?: boolean | Prisma.ProjectCountOutputTypeDefaultArgs<ExtArgs>
@@ -7693,6 +8061,7 @@ export type $ProjectPayload<ExtArgs extends runtime.Types.Extensions.InternalArg
     shippingZones: Prisma.$ShippingZonePayload<ExtArgs>[]
     shippingRates: Prisma.$ShippingRatePayload<ExtArgs>[]
     checkouts: Prisma.$CheckoutPayload<ExtArgs>[]
+    unplacedPayments: Prisma.$UnplacedPaymentPayload<ExtArgs>[]
     webhookSubscriptions: Prisma.$WebhookSubscriptionPayload<ExtArgs>[]
     webhookEvents: Prisma.$WebhookEventPayload<ExtArgs>[]
   }
@@ -8178,6 +8547,7 @@ export interface Prisma__ProjectClient<T, Null = never, ExtArgs extends runtime.
   shippingZones<T extends Prisma.Project$shippingZonesArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$shippingZonesArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$ShippingZonePayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   shippingRates<T extends Prisma.Project$shippingRatesArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$shippingRatesArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$ShippingRatePayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   checkouts<T extends Prisma.Project$checkoutsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$checkoutsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$CheckoutPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  unplacedPayments<T extends Prisma.Project$unplacedPaymentsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$unplacedPaymentsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$UnplacedPaymentPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   webhookSubscriptions<T extends Prisma.Project$webhookSubscriptionsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$webhookSubscriptionsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$WebhookSubscriptionPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   webhookEvents<T extends Prisma.Project$webhookEventsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$webhookEventsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$WebhookEventPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   /**
@@ -9178,6 +9548,30 @@ export type Project$checkoutsArgs<ExtArgs extends runtime.Types.Extensions.Inter
   take?: number
   skip?: number
   distinct?: Prisma.CheckoutScalarFieldEnum | Prisma.CheckoutScalarFieldEnum[]
+}
+
+/**
+ * Project.unplacedPayments
+ */
+export type Project$unplacedPaymentsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the UnplacedPayment
+   */
+  select?: Prisma.UnplacedPaymentSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the UnplacedPayment
+   */
+  omit?: Prisma.UnplacedPaymentOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.UnplacedPaymentInclude<ExtArgs> | null
+  where?: Prisma.UnplacedPaymentWhereInput
+  orderBy?: Prisma.UnplacedPaymentOrderByWithRelationInput | Prisma.UnplacedPaymentOrderByWithRelationInput[]
+  cursor?: Prisma.UnplacedPaymentWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.UnplacedPaymentScalarFieldEnum | Prisma.UnplacedPaymentScalarFieldEnum[]
 }
 
 /**

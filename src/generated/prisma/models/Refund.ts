@@ -41,6 +41,10 @@ export type RefundMinAggregateOutputType = {
   orderId: string | null
   amount: bigint | null
   reason: string | null
+  status: string | null
+  provider: string | null
+  providerReference: string | null
+  failureReason: string | null
   createdAt: Date | null
 }
 
@@ -50,6 +54,10 @@ export type RefundMaxAggregateOutputType = {
   orderId: string | null
   amount: bigint | null
   reason: string | null
+  status: string | null
+  provider: string | null
+  providerReference: string | null
+  failureReason: string | null
   createdAt: Date | null
 }
 
@@ -60,6 +68,10 @@ export type RefundCountAggregateOutputType = {
   amount: number
   reason: number
   lineItems: number
+  status: number
+  provider: number
+  providerReference: number
+  failureReason: number
   createdAt: number
   _all: number
 }
@@ -79,6 +91,10 @@ export type RefundMinAggregateInputType = {
   orderId?: true
   amount?: true
   reason?: true
+  status?: true
+  provider?: true
+  providerReference?: true
+  failureReason?: true
   createdAt?: true
 }
 
@@ -88,6 +104,10 @@ export type RefundMaxAggregateInputType = {
   orderId?: true
   amount?: true
   reason?: true
+  status?: true
+  provider?: true
+  providerReference?: true
+  failureReason?: true
   createdAt?: true
 }
 
@@ -98,6 +118,10 @@ export type RefundCountAggregateInputType = {
   amount?: true
   reason?: true
   lineItems?: true
+  status?: true
+  provider?: true
+  providerReference?: true
+  failureReason?: true
   createdAt?: true
   _all?: true
 }
@@ -195,6 +219,10 @@ export type RefundGroupByOutputType = {
   amount: bigint
   reason: string | null
   lineItems: runtime.JsonValue
+  status: string
+  provider: string
+  providerReference: string | null
+  failureReason: string | null
   createdAt: Date
   _count: RefundCountAggregateOutputType | null
   _avg: RefundAvgAggregateOutputType | null
@@ -228,6 +256,10 @@ export type RefundWhereInput = {
   amount?: Prisma.BigIntFilter<"Refund"> | bigint | number
   reason?: Prisma.StringNullableFilter<"Refund"> | string | null
   lineItems?: Prisma.JsonFilter<"Refund">
+  status?: Prisma.StringFilter<"Refund"> | string
+  provider?: Prisma.StringFilter<"Refund"> | string
+  providerReference?: Prisma.StringNullableFilter<"Refund"> | string | null
+  failureReason?: Prisma.StringNullableFilter<"Refund"> | string | null
   createdAt?: Prisma.DateTimeFilter<"Refund"> | Date | string
   order?: Prisma.XOR<Prisma.OrderScalarRelationFilter, Prisma.OrderWhereInput>
 }
@@ -239,6 +271,10 @@ export type RefundOrderByWithRelationInput = {
   amount?: Prisma.SortOrder
   reason?: Prisma.SortOrderInput | Prisma.SortOrder
   lineItems?: Prisma.SortOrder
+  status?: Prisma.SortOrder
+  provider?: Prisma.SortOrder
+  providerReference?: Prisma.SortOrderInput | Prisma.SortOrder
+  failureReason?: Prisma.SortOrderInput | Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   order?: Prisma.OrderOrderByWithRelationInput
 }
@@ -253,6 +289,10 @@ export type RefundWhereUniqueInput = Prisma.AtLeast<{
   amount?: Prisma.BigIntFilter<"Refund"> | bigint | number
   reason?: Prisma.StringNullableFilter<"Refund"> | string | null
   lineItems?: Prisma.JsonFilter<"Refund">
+  status?: Prisma.StringFilter<"Refund"> | string
+  provider?: Prisma.StringFilter<"Refund"> | string
+  providerReference?: Prisma.StringNullableFilter<"Refund"> | string | null
+  failureReason?: Prisma.StringNullableFilter<"Refund"> | string | null
   createdAt?: Prisma.DateTimeFilter<"Refund"> | Date | string
   order?: Prisma.XOR<Prisma.OrderScalarRelationFilter, Prisma.OrderWhereInput>
 }, "id">
@@ -264,6 +304,10 @@ export type RefundOrderByWithAggregationInput = {
   amount?: Prisma.SortOrder
   reason?: Prisma.SortOrderInput | Prisma.SortOrder
   lineItems?: Prisma.SortOrder
+  status?: Prisma.SortOrder
+  provider?: Prisma.SortOrder
+  providerReference?: Prisma.SortOrderInput | Prisma.SortOrder
+  failureReason?: Prisma.SortOrderInput | Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   _count?: Prisma.RefundCountOrderByAggregateInput
   _avg?: Prisma.RefundAvgOrderByAggregateInput
@@ -282,6 +326,10 @@ export type RefundScalarWhereWithAggregatesInput = {
   amount?: Prisma.BigIntWithAggregatesFilter<"Refund"> | bigint | number
   reason?: Prisma.StringNullableWithAggregatesFilter<"Refund"> | string | null
   lineItems?: Prisma.JsonWithAggregatesFilter<"Refund">
+  status?: Prisma.StringWithAggregatesFilter<"Refund"> | string
+  provider?: Prisma.StringWithAggregatesFilter<"Refund"> | string
+  providerReference?: Prisma.StringNullableWithAggregatesFilter<"Refund"> | string | null
+  failureReason?: Prisma.StringNullableWithAggregatesFilter<"Refund"> | string | null
   createdAt?: Prisma.DateTimeWithAggregatesFilter<"Refund"> | Date | string
 }
 
@@ -291,6 +339,10 @@ export type RefundCreateInput = {
   amount: bigint | number
   reason?: string | null
   lineItems: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  status?: string
+  provider?: string
+  providerReference?: string | null
+  failureReason?: string | null
   createdAt?: Date | string
   order: Prisma.OrderCreateNestedOneWithoutRefundsInput
 }
@@ -302,6 +354,10 @@ export type RefundUncheckedCreateInput = {
   amount: bigint | number
   reason?: string | null
   lineItems: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  status?: string
+  provider?: string
+  providerReference?: string | null
+  failureReason?: string | null
   createdAt?: Date | string
 }
 
@@ -311,6 +367,10 @@ export type RefundUpdateInput = {
   amount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   reason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   lineItems?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  provider?: Prisma.StringFieldUpdateOperationsInput | string
+  providerReference?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  failureReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   order?: Prisma.OrderUpdateOneRequiredWithoutRefundsNestedInput
 }
@@ -322,6 +382,10 @@ export type RefundUncheckedUpdateInput = {
   amount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   reason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   lineItems?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  provider?: Prisma.StringFieldUpdateOperationsInput | string
+  providerReference?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  failureReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
@@ -332,6 +396,10 @@ export type RefundCreateManyInput = {
   amount: bigint | number
   reason?: string | null
   lineItems: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  status?: string
+  provider?: string
+  providerReference?: string | null
+  failureReason?: string | null
   createdAt?: Date | string
 }
 
@@ -341,6 +409,10 @@ export type RefundUpdateManyMutationInput = {
   amount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   reason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   lineItems?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  provider?: Prisma.StringFieldUpdateOperationsInput | string
+  providerReference?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  failureReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
@@ -351,6 +423,10 @@ export type RefundUncheckedUpdateManyInput = {
   amount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   reason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   lineItems?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  provider?: Prisma.StringFieldUpdateOperationsInput | string
+  providerReference?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  failureReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
@@ -371,6 +447,10 @@ export type RefundCountOrderByAggregateInput = {
   amount?: Prisma.SortOrder
   reason?: Prisma.SortOrder
   lineItems?: Prisma.SortOrder
+  status?: Prisma.SortOrder
+  provider?: Prisma.SortOrder
+  providerReference?: Prisma.SortOrder
+  failureReason?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
 }
 
@@ -384,6 +464,10 @@ export type RefundMaxOrderByAggregateInput = {
   orderId?: Prisma.SortOrder
   amount?: Prisma.SortOrder
   reason?: Prisma.SortOrder
+  status?: Prisma.SortOrder
+  provider?: Prisma.SortOrder
+  providerReference?: Prisma.SortOrder
+  failureReason?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
 }
 
@@ -393,6 +477,10 @@ export type RefundMinOrderByAggregateInput = {
   orderId?: Prisma.SortOrder
   amount?: Prisma.SortOrder
   reason?: Prisma.SortOrder
+  status?: Prisma.SortOrder
+  provider?: Prisma.SortOrder
+  providerReference?: Prisma.SortOrder
+  failureReason?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
 }
 
@@ -448,6 +536,10 @@ export type RefundCreateWithoutOrderInput = {
   amount: bigint | number
   reason?: string | null
   lineItems: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  status?: string
+  provider?: string
+  providerReference?: string | null
+  failureReason?: string | null
   createdAt?: Date | string
 }
 
@@ -457,6 +549,10 @@ export type RefundUncheckedCreateWithoutOrderInput = {
   amount: bigint | number
   reason?: string | null
   lineItems: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  status?: string
+  provider?: string
+  providerReference?: string | null
+  failureReason?: string | null
   createdAt?: Date | string
 }
 
@@ -496,6 +592,10 @@ export type RefundScalarWhereInput = {
   amount?: Prisma.BigIntFilter<"Refund"> | bigint | number
   reason?: Prisma.StringNullableFilter<"Refund"> | string | null
   lineItems?: Prisma.JsonFilter<"Refund">
+  status?: Prisma.StringFilter<"Refund"> | string
+  provider?: Prisma.StringFilter<"Refund"> | string
+  providerReference?: Prisma.StringNullableFilter<"Refund"> | string | null
+  failureReason?: Prisma.StringNullableFilter<"Refund"> | string | null
   createdAt?: Prisma.DateTimeFilter<"Refund"> | Date | string
 }
 
@@ -505,6 +605,10 @@ export type RefundCreateManyOrderInput = {
   amount: bigint | number
   reason?: string | null
   lineItems: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  status?: string
+  provider?: string
+  providerReference?: string | null
+  failureReason?: string | null
   createdAt?: Date | string
 }
 
@@ -514,6 +618,10 @@ export type RefundUpdateWithoutOrderInput = {
   amount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   reason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   lineItems?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  provider?: Prisma.StringFieldUpdateOperationsInput | string
+  providerReference?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  failureReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
@@ -523,6 +631,10 @@ export type RefundUncheckedUpdateWithoutOrderInput = {
   amount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   reason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   lineItems?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  provider?: Prisma.StringFieldUpdateOperationsInput | string
+  providerReference?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  failureReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
@@ -532,6 +644,10 @@ export type RefundUncheckedUpdateManyWithoutOrderInput = {
   amount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   reason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   lineItems?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  provider?: Prisma.StringFieldUpdateOperationsInput | string
+  providerReference?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  failureReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
@@ -544,6 +660,10 @@ export type RefundSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs =
   amount?: boolean
   reason?: boolean
   lineItems?: boolean
+  status?: boolean
+  provider?: boolean
+  providerReference?: boolean
+  failureReason?: boolean
   createdAt?: boolean
   order?: boolean | Prisma.OrderDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["refund"]>
@@ -555,6 +675,10 @@ export type RefundSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Extens
   amount?: boolean
   reason?: boolean
   lineItems?: boolean
+  status?: boolean
+  provider?: boolean
+  providerReference?: boolean
+  failureReason?: boolean
   createdAt?: boolean
   order?: boolean | Prisma.OrderDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["refund"]>
@@ -566,6 +690,10 @@ export type RefundSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extens
   amount?: boolean
   reason?: boolean
   lineItems?: boolean
+  status?: boolean
+  provider?: boolean
+  providerReference?: boolean
+  failureReason?: boolean
   createdAt?: boolean
   order?: boolean | Prisma.OrderDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["refund"]>
@@ -577,10 +705,14 @@ export type RefundSelectScalar = {
   amount?: boolean
   reason?: boolean
   lineItems?: boolean
+  status?: boolean
+  provider?: boolean
+  providerReference?: boolean
+  failureReason?: boolean
   createdAt?: boolean
 }
 
-export type RefundOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "projectId" | "orderId" | "amount" | "reason" | "lineItems" | "createdAt", ExtArgs["result"]["refund"]>
+export type RefundOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "projectId" | "orderId" | "amount" | "reason" | "lineItems" | "status" | "provider" | "providerReference" | "failureReason" | "createdAt", ExtArgs["result"]["refund"]>
 export type RefundInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   order?: boolean | Prisma.OrderDefaultArgs<ExtArgs>
 }
@@ -609,6 +741,22 @@ export type $RefundPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs
      * [{line_item_index, quantity, location_id}] (the API's RefundLineItem objects): units restocked.
      */
     lineItems: runtime.JsonValue
+    /**
+     * pending (asked of the provider, not yet answered), succeeded, failed (its amount no longer counts).
+     */
+    status: string
+    /**
+     * The provider that took the order's payment and returns the money: manual (recorded only), test, stripe.
+     */
+    provider: string
+    /**
+     * The provider's reference of the refund (a Stripe re_ id); null for manual.
+     */
+    providerReference: string | null
+    /**
+     * Why the provider refused the refund (status failed).
+     */
+    failureReason: string | null
     createdAt: Date
   }, ExtArgs["result"]["refund"]>
   composites: {}
@@ -1040,6 +1188,10 @@ export interface RefundFieldRefs {
   readonly amount: Prisma.FieldRef<"Refund", 'BigInt'>
   readonly reason: Prisma.FieldRef<"Refund", 'String'>
   readonly lineItems: Prisma.FieldRef<"Refund", 'Json'>
+  readonly status: Prisma.FieldRef<"Refund", 'String'>
+  readonly provider: Prisma.FieldRef<"Refund", 'String'>
+  readonly providerReference: Prisma.FieldRef<"Refund", 'String'>
+  readonly failureReason: Prisma.FieldRef<"Refund", 'String'>
   readonly createdAt: Prisma.FieldRef<"Refund", 'DateTime'>
 }
     
