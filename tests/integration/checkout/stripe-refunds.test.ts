@@ -214,10 +214,13 @@ describe('a lapsed payment step', () => {
     expect(stand.intents.get(intentId)!.status).toBe('canceled');
     const checkout = await app.deps.db.checkout.findUniqueOrThrow({ where: { id: started.checkout.id } });
     expect(checkout).toMatchObject({ status: 'open', paymentReference: null });
-    // The shopper pays again with the same card: a new PaymentIntent, not the cancelled one.
-    const again = await complete(shop, started, 'pm_card_visa');
-    expect(again.response.status).toBe(201);
-    expect((again.data!.data as Order).payments[0].reference).not.toBe(intentId);
+    // The shopper pays again with the same card: a new attempt, so a new PaymentIntent, not the cancelled one.
+    const again = await complete(shop, started, 'pm_card_authenticationRequired');
+    expect(again.response.status).toBe(202);
+    const next = (again.data!.data as Checkout).payment!.reference;
+    expect(next).not.toBe(intentId);
+    stand.authenticate(next);
+    expect((await complete(shop, started)).response.status).toBe(201);
   });
 
   test('the job leaves a step whose hold has not ended, and a checkout that became an order with it', async () => {
