@@ -2776,22 +2776,32 @@ export interface paths {
         put?: never;
         /**
          * Receive a Stripe webhook event
-         * @description The endpoint to register in the project's Stripe dashboard (events `payment_intent.succeeded` and
-         *     `payment_intent.payment_failed`). Needs no API key: every event is verified with the `Stripe-Signature`
-         *     header and the project's `stripe_webhook_secret` (Stripe's official `stripe` package,
-         *     `stripe.webhooks.constructEvent`, over the raw body, five minutes' tolerance). A missing or wrong signature,
-         *     or a project without `stripe_webhook_secret`, answers 400 and changes nothing.
+         * @description The endpoint to register in the project's Stripe dashboard (events `payment_intent.succeeded`,
+         *     `payment_intent.payment_failed`, `refund.updated`, `refund.failed`, `charge.refund.updated` and
+         *     `charge.refunded`). Needs no API key: every event is verified with the `Stripe-Signature` header and the
+         *     project's `stripe_webhook_secret` (Stripe's official `stripe` package, `stripe.webhooks.constructEvent`, over
+         *     the raw body, five minutes' tolerance). A missing or wrong signature, or a project without
+         *     `stripe_webhook_secret`, answers 400 and changes nothing.
          *
          *     `payment_intent.succeeded` for a checkout whose payment waits for another step completes it into its order,
-         *     exactly as `completeCheckout` would (once: a checkout the client's call completed first is left as it is).
-         *     `payment_intent.payment_failed` for such a checkout releases its held units and opens it again. Other
-         *     events, and events for PaymentIntents no checkout of the project waits on, are acknowledged and ignored.
-         *     Stripe retries any answer that is not 2xx.
+         *     exactly as `completeCheckout` would (once: a checkout the client's call completed first is left as it is;
+         *     the checkout is the one the intent's `metadata.checkout_id` names, locked as completion locks it). A
+         *     succeeded intent whose checkout can no longer become its order (its hold lapsed and the units were sold
+         *     meanwhile, it was paid with another PaymentIntent, the draft it pays was completed by the merchant) is
+         *     refunded in full through Stripe at once and recorded, once per PaymentIntent, so no money is kept without
+         *     an order; Stripe not answering that refund is 503, so Stripe sends the event again.
+         *     `payment_intent.payment_failed` for a waiting checkout releases its held units and opens it again.
+         *
+         *     The refund events (a Refund object as `data.object`; `charge.refunded`: each Refund its charge lists)
+         *     settle the refund they name (`metadata.refund_id`, else the Stripe refund id): `succeeded` or `failed` as
+         *     `createOrderRefund` describes, once per move (a replay changes nothing). Other events, and events naming
+         *     nothing of the project, are acknowledged and ignored. Stripe retries any answer that is not 2xx.
          *
          *     In this project's tests the `stripe` package talks to a local HTTP stand-in for the used subset of Stripe's
          *     API (`POST /v1/payment_intents`, `POST /v1/payment_intents/{id}/confirm`, `GET /v1/payment_intents/{id}`,
-         *     answered as Stripe documents them) through the SDK's `host`, `port` and `protocol` options (the
-         *     `STRIPE_API_BASE` environment variable); it is not tested against Stripe itself.
+         *     `POST /v1/payment_intents/{id}/cancel`, `POST /v1/refunds`, answered as Stripe documents them) through the
+         *     SDK's `host`, `port` and `protocol` options (the `STRIPE_API_BASE` environment variable); it is not tested
+         *     against Stripe itself (docs/payments.md).
          */
         post: operations["receiveStripeWebhook"];
         delete?: never;
@@ -3057,8 +3067,8 @@ export interface paths {
          *       `tok_test_success`, and every refund of that payment fails (`createOrderRefund`). Any other token
          *       answers 400 on `payment.token`.
          *     - `stripe`: `payment.payment_method` (a Stripe PaymentMethod id from Stripe.js) pays through a Stripe
-         *       PaymentIntent made with the project's `stripe_secret_key` (created once per checkout, its Stripe
-         *       idempotency key the checkout id, then confirmed with the payment method). `succeeded` pays; a card
+         *       PaymentIntent made with the project's `stripe_secret_key` (created once per checkout and payment
+         *       attempt, its Stripe idempotency key naming both, then confirmed with the payment method). `succeeded` pays; a card
          *       error (`requires_payment_method`) answers 402 `payment_declined` and changes nothing; `requires_action`
          *       (3-D Secure) answers 202 with `payment.next_action.type: stripe_sdk` and the PaymentIntent's
          *       `client_secret` for Stripe.js, holding the units as above; once the shopper has done the step, calling
@@ -6515,7 +6525,36 @@ export interface components {
                 field?: string;
             };
         };
-        /** @description A Stripe event as Stripe sends it (only `id`, `type` and `data.object` are read; Stripe's other fields are accepted as sent). */
+        /**
+         * @description A Stripe event as Stripe sends it (only `id`, `type` and `data.object` are read; Stripe's other fields are accepted as sent).
+         * @example {
+         *       "id": "evt_3PxAmple0123456790",
+         *       "object": "event",
+         *       "type": "refund.failed",
+         *       "created": 1795948590,
+         *       "livemode": false,
+         *       "data": {
+         *         "object": {
+         *           "id": "re_79d84f5b9e1bd84f5bc1363a",
+         *           "object": "refund",
+         *           "amount": 9900,
+         *           "currency": "eur",
+         *           "payment_intent": "pi_15d94f3a0af93a6d5ff986d3",
+         *           "charge": "ch_15d94f3a0af93a6d5ff986d3",
+         *           "status": "failed",
+         *           "failure_reason": "declined",
+         *           "reason": null,
+         *           "metadata": {
+         *             "refund_id": "rfnd_01jd5v0a2c4e6g8j0l2n4q6s8u",
+         *             "order_id": "ord_01jd5r0a2c4e6g8j0l2n4q6s8u",
+         *             "project_id": "proj_01jd5m3q7x9c2v4b6n8p0r1s2a"
+         *           },
+         *           "balance_transaction": null,
+         *           "created": 1795948582
+         *         }
+         *       }
+         *     }
+         */
         StripeEvent: {
             id: string;
             object?: string;
@@ -20989,7 +21028,7 @@ export interface operations {
                      *           ],
                      *           "status": "succeeded",
                      *           "provider": "stripe",
-                     *           "provider_reference": "re_3QpL7mKq2v8Xb1Zf0a1b2c3d",
+                     *           "provider_reference": "re_79d84f5b9e1bd84f5bc1363a",
                      *           "failure_reason": null,
                      *           "created_at": "2026-11-30T14:00:00.000Z"
                      *         }
@@ -21084,29 +21123,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "id": "rfnd_01jd5v0a2c4e6g8j0l2n4q6s8u",
-                     *         "order_id": "ord_01jd5r0a2c4e6g8j0l2n4q6s8u",
-                     *         "amount": 9900,
-                     *         "currency": "EUR",
-                     *         "reason": "Returned one pair (too small)",
-                     *         "line_items": [
-                     *           {
-                     *             "line_item_index": 0,
-                     *             "quantity": 1,
-                     *             "location_id": "loc_01jd5m3q7x9c2v4b6n8p0r1s2b"
-                     *           }
-                     *         ],
-                     *         "status": "succeeded",
-                     *         "provider": "stripe",
-                     *         "provider_reference": "re_3QpL7mKq2v8Xb1Zf0a1b2c3d",
-                     *         "failure_reason": null,
-                     *         "created_at": "2026-11-30T14:00:00.000Z"
-                     *       }
-                     *     }
-                     */
                     "application/json": components["schemas"]["RefundEnvelope"];
                 };
             };
@@ -23717,90 +23733,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "id": "chk_01jd5w0a2c4e6g8j0l2n4q6s8u",
-                     *         "status": "requires_action",
-                     *         "customer_id": null,
-                     *         "email": "jane.doe@example.com",
-                     *         "currency": "EUR",
-                     *         "lines": [
-                     *           {
-                     *             "id": "chkl_01jd5w1b3d5f7h9k1m3p5r7t9v",
-                     *             "product_id": "prod_01jd5kx8m2n4p6q8r0s2t4v6w8",
-                     *             "variant_id": "var_01jd5ky9n3p5q7r9s1t3v5w7x9",
-                     *             "title": "Trail Runner 2",
-                     *             "variant_title": "EU 42 / Black",
-                     *             "sku": "TR2-42-BLK",
-                     *             "quantity": 2,
-                     *             "unit_price": 9900,
-                     *             "price_list_id": null,
-                     *             "total": 19800
-                     *           }
-                     *         ],
-                     *         "shipping_address": {
-                     *           "first_name": "Jane",
-                     *           "last_name": "Doe",
-                     *           "company": null,
-                     *           "line1": "Friedrichstrasse 68",
-                     *           "line2": null,
-                     *           "city": "Berlin",
-                     *           "state": null,
-                     *           "postal_code": "10117",
-                     *           "country": "DE",
-                     *           "phone": null
-                     *         },
-                     *         "billing_address": null,
-                     *         "shipping_rate": {
-                     *           "id": "shr_01jd5t1b3d5f7h9k1m3p5r7t9v",
-                     *           "name": "Standard",
-                     *           "description": "Delivered by ground in 3-5 business days.",
-                     *           "price": 490,
-                     *           "currency": "EUR",
-                     *           "min_delivery_days": 3,
-                     *           "max_delivery_days": 5,
-                     *           "source": "flat"
-                     *         },
-                     *         "note": null,
-                     *         "subtotal": 19800,
-                     *         "tax": 3161,
-                     *         "tax_data": {
-                     *           "total_tax": 3161,
-                     *           "tax_inclusive": true,
-                     *           "source": "store_rates",
-                     *           "tax_lines": [
-                     *             {
-                     *               "name": "DE tax 19%",
-                     *               "rate": 0.19,
-                     *               "amount": 3161
-                     *             }
-                     *           ]
-                     *         },
-                     *         "tax_inclusive": true,
-                     *         "shipping_cost": 490,
-                     *         "discount": 0,
-                     *         "total": 20290,
-                     *         "payment": {
-                     *           "provider": "test",
-                     *           "status": "requires_action",
-                     *           "amount": 20290,
-                     *           "reference": "pay_test_01jd5w0a2c4e6g8j0l2n4q6s8u",
-                     *           "next_action": {
-                     *             "type": "confirm",
-                     *             "description": "Call completeCheckout again to perform the test provider's extra step."
-                     *           },
-                     *           "reserved_until": "2026-11-21T09:25:00.000Z"
-                     *         },
-                     *         "order_id": null,
-                     *         "draft_order_id": null,
-                     *         "completed_at": null,
-                     *         "expires_at": "2026-11-28T09:10:00.000Z",
-                     *         "created_at": "2026-11-21T09:00:00.000Z",
-                     *         "updated_at": "2026-11-21T09:10:00.000Z"
-                     *       }
-                     *     }
-                     */
                     "application/json": components["schemas"]["CheckoutEnvelope"];
                 };
             };
