@@ -1,6 +1,7 @@
 import type { Tx } from '../../db/client.js';
 import type { Order, Refund } from '../../generated/prisma/client.js';
 import type { Ctx } from '../../shared/context.js';
+import { AppError } from '../../shared/errors.js';
 import { writeTx } from '../../shared/write.js';
 import { providerNamed, ProviderUnavailable, type ProviderName, type RefundOutcome } from '../payments/index.js';
 import { recordEvent } from '../store-events/index.js';
@@ -47,6 +48,10 @@ export async function settleRefund(
       metadata: { refund_id: refund.id, order_id: order.id, project_id: ctx.project.id },
     });
   } catch (error) {
+    // The provider cannot be asked at all (no Stripe key any more): the refund fails, its amount given back.
+    if (error instanceof AppError) {
+      return applyRefundOutcome(ctx, refund.id, { status: 'failed', reference: null, failureReason: error.message });
+    }
     if (!(error instanceof ProviderUnavailable)) throw error;
     ctx.log.warn('refund: the payment provider did not answer; the refund stays pending', {
       refund_id: refund.id,

@@ -316,3 +316,21 @@ describe('payment_provider stripe without a secret key', () => {
     expect(away.data!.data).toMatchObject({ payment_provider: 'manual', stripe_secret_key_set: false });
   });
 });
+
+describe('a Stripe refund the provider cannot be asked for', () => {
+  test('the project no longer has a Stripe key: the refund is answered failed, its amount given back (no 400 after a write)', async () => {
+    const shop = await newShop();
+    const order = await paidOrder(shop);
+    const id = shop.project.project.id;
+    const away = await app.platform.PATCH('/platform/v1/projects/{id}', {
+      params: { path: { id } },
+      body: { payment_provider: 'manual', stripe_secret_key: null },
+    });
+    expect(away.response.status).toBe(200);
+    const answer = await refund(shop, order.id, 1000);
+    expect(answer.response.status).toBe(201);
+    expect(answer.data!.data).toMatchObject({ status: 'failed', provider: 'stripe' });
+    expect(answer.data!.data.failure_reason).toContain('stripe_secret_key is not set');
+    expect(await readOrder(shop, order.id)).toMatchObject({ financial_status: 'paid', total_refunded: 0 });
+  });
+});
