@@ -15,4 +15,4 @@ export {
 } from './orders.mappers.js';
 export type { NewOrder } from './orders.statements.js';
 export { getCustomerOrder, listCustomerOrders } from './customer-orders.service.js';
-export { applyRefundOutcome, refundNamed, type RefundOptions } from './refund-settlement.js';
+export { applyRefundOutcome, refundNamed, settleRefund, type RefundOptions } from './refund-settlement.js';
