@@ -1,12 +1,12 @@
 import type { Ctx } from '../../shared/context.js';
 import { writeTx } from '../../shared/write.js';
-import { releaseCheckoutHold } from '../inventory/index.js';
 import { providerNamed } from '../payments/index.js';
+import { releasePaymentStep } from './checkout-store-credit.js';
 import { NO_PAYMENT } from './checkouts.service.js';
 
 /**
  * Once a checkout's payment step has lapsed: under the checkout's row lock, a checkout still waiting on payment
- * `reference` past its hold is opened again (its units released); then, with no transaction open, the provider's
+ * `reference` past its hold is opened again (its units and held store credit released); then, with no transaction open, the provider's
  * payment is cancelled unless the checkout became an order with it. A hold not yet over (the job ran early) changes
  * nothing. A payment that succeeded meanwhile is not cancellable: its `payment_intent.succeeded` event refunds it.
  * Throws ProviderUnavailable when the provider does not answer (the job is retried). Returns whether it cancelled.
@@ -25,7 +25,7 @@ export async function endLapsedPayment(
     if (checkout.paymentReference !== reference) return true;
     if (checkout.status === 'completed') return false;
     if (checkout.reservedUntil && checkout.reservedUntil > new Date()) return false;
-    await releaseCheckoutHold(tx, checkout.id);
+    await releasePaymentStep(tx, ctx, checkout);
     await tx.checkout.update({
       where: { id: checkout.id },
       data: { status: 'open', ...NO_PAYMENT, updatedAt: new Date() },

@@ -5,10 +5,10 @@ import type { Checkout } from '../../generated/prisma/client.js';
 import { systemCtx, type Ctx } from '../../shared/context.js';
 import { AppError, notFound } from '../../shared/errors.js';
 import { writeTx } from '../../shared/write.js';
-import { releaseCheckoutHold } from '../inventory/index.js';
 import { applyRefundOutcome, refundNamed } from '../orders/index.js';
 import type { RefundOutcome } from '../payments/index.js';
 import { placeOrder, type CompletionOptions } from './checkout-complete.js';
+import { releasePaymentStep } from './checkout-store-credit.js';
 import { linesOf, NO_PAYMENT } from './checkouts.service.js';
 import { recordUnplacedPayment, refundUnplaced, settleUnplaced } from './unplaced-payments.js';
 
@@ -84,10 +84,11 @@ async function settleStripeRefund(ctx: Ctx, refund: Stripe.Refund): Promise<void
 /**
  * Under the checkout's row lock, as completeCheckout takes it (the checkout named by the intent's metadata, else
  * the one whose payment it is): `payment_intent.succeeded` for a checkout waiting on the intent completes it into its
- * order; `payment_intent.payment_failed` opens it again with its units released. A succeeded intent whose checkout
- * can no longer become its order (completed with another payment, waiting on another, reopened after its hold
- * lapsed, gone, or out of stock now) is recorded as unplaced and refunded in full after commit: no money is kept
- * without an order. A checkout the client's call completed with this intent is left as it is.
+ * order; `payment_intent.payment_failed` opens it again with its units and held store credit released. A succeeded
+ * intent whose checkout can no longer become its order (completed with another payment, waiting on another, reopened
+ * after its hold lapsed, gone, or out of stock now) is recorded as unplaced and refunded in full after commit: no
+ * money is kept without an order (a checkout still waiting on it opens again, its held store credit given back). A
+ * checkout the client's call completed with this intent is left as it is.
  */
 async function handleIntentEvent(
   ctx: Ctx,
@@ -101,7 +102,7 @@ async function handleIntentEvent(
     if (checkout?.status === 'completed' && checkout.paymentReference === intent.id) return false;
     const waiting = checkout?.status === 'requires_action' && checkout.paymentReference === intent.id;
     if (!succeeded) {
-      if (waiting) await reopen(tx, checkout);
+      if (waiting) await reopen(tx, ctx, checkout);
       return false;
     }
     if (waiting && (await placed(tx, ctx, checkout, intent, options))) return false;
@@ -112,7 +113,7 @@ async function handleIntentEvent(
       amount: intent.amount,
       currency: intent.currency,
     });
-    if (waiting) await reopen(tx, checkout);
+    if (waiting) await reopen(tx, ctx, checkout);
     return true;
   });
   if (unplaced) await refundUnplaced(ctx, 'stripe', intent.id, options.stripeApiBase);
@@ -131,9 +132,9 @@ async function lockedCheckout(tx: Tx, ctx: Ctx, intent: Stripe.PaymentIntent): P
   return rows.length === 0 ? null : tx.checkout.findUniqueOrThrow({ where: { id: rows[0].id } });
 }
 
-/** The checkout open again with its held units released and no payment under way. */
-async function reopen(tx: Tx, checkout: Checkout): Promise<void> {
-  await releaseCheckoutHold(tx, checkout.id);
+/** The checkout open again with its held units and held store credit released, and no payment under way. */
+async function reopen(tx: Tx, ctx: Ctx, checkout: Checkout): Promise<void> {
+  await releasePaymentStep(tx, ctx, checkout);
   await tx.checkout.update({
     where: { id: checkout.id },
     data: { status: 'open', ...NO_PAYMENT, updatedAt: new Date() },

@@ -34,14 +34,14 @@ export async function completeDraftOrder(ctx: Ctx, id: string): Promise<Order> {
 
 /**
  * completeDraftOrder in the caller's transaction (a checkout paying the draft completes it with its payment):
- * the same lock, checks, stock, order and events; with `paidBy`, the order is created carrying the checkout and its
- * payment, so order.created's payload shows them.
+ * the same lock, checks, stock, order and events; with `paidBy`, the order is created with the id and time it plans
+ * (its payments may name it) carrying the checkout and its payments, so order.created's payload shows them.
  */
 export async function completeDraftIn(
   tx: Tx,
   ctx: Ctx,
   id: string,
-  paidBy?: { checkoutId: string; payments: OrderPaymentResource[] },
+  paidBy?: { planned: { id: string; at: Date }; checkoutId: string; payments: OrderPaymentResource[] },
 ): Promise<Order> {
   const draft = await findDraftOrder(ctx, tx, id, true);
   if (draft.status === 'completed') throw new AppError('invalid_request', 'This draft order is already completed.');
@@ -51,7 +51,7 @@ export async function completeDraftIn(
   // the variants stay locked until commit).
   await releaseReservations(tx, ctx, draft, undefined);
   const allocations = await deductStock(tx, ctx, demandsOf(items));
-  const planned = { id: newId('ord_'), at: new Date() };
+  const planned = paidBy?.planned ?? { id: newId('ord_'), at: new Date() };
   const changes = completionChanges(draft, planned);
   if (!paidBy && !(await anySubscriber(tx, ctx, COMPLETION_EVENTS))) {
     return createOrderCompletingDraft(tx, ctx, draft, items, allocations, planned, { changes });
@@ -62,7 +62,8 @@ export async function completeDraftIn(
     where: { id },
     data: { status: 'completed', orderId: planned.id, completedAt: planned.at, updatedAt: planned.at },
   });
-  const order = await createOrderFromDraft(tx, ctx, draft, items, allocations, planned, paidBy);
+  const origin = paidBy && { checkoutId: paidBy.checkoutId, payments: paidBy.payments };
+  const order = await createOrderFromDraft(tx, ctx, draft, items, allocations, planned, origin);
   await recordEvent(tx, ctx, {
     type: 'draft_order.completed',
     resourceType: 'draft_order',

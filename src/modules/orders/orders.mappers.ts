@@ -91,6 +91,7 @@ export function toRefundResource(refund: Refund, currency: string): RefundResour
     provider: refund.provider as RefundResource['provider'],
     provider_reference: refund.providerReference,
     failure_reason: refund.failureReason,
+    store_credit_amount: Number(refund.storeCreditAmount),
     created_at: refund.createdAt.toISOString(),
   };
 }

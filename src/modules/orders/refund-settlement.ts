@@ -14,13 +14,22 @@ export interface RefundOptions {
   stripeApiBase?: string;
 }
 
-/** The payment a refund of `order` goes back through: its last payment taken by a provider, else manual. */
+/**
+ * The payment a refund of `order` goes back through: its last payment taken by a provider (store credit is no
+ * provider: its part goes back to the customer's store credit), else manual.
+ */
 export function paymentOf(order: Order): { provider: ProviderName; reference: string | null } {
   const taken = (order.payments as OrderPaymentResource[])
     .filter((payment) => payment.status === 'succeeded' && payment.reference !== null)
+    .filter((payment): payment is ProviderPayment => payment.provider !== 'store_credit')
     .at(-1);
   return taken ? { provider: taken.provider, reference: taken.reference } : { provider: 'manual', reference: null };
 }
+
+type ProviderPayment = OrderPaymentResource & { provider: ProviderName };
+
+/** The part of a refund its provider returns: the amount less what went back to store credit. */
+export const providerPart = (refund: Refund): bigint => refund.amount - refund.storeCreditAmount;
 
 /**
  * Asks the order's provider for a pending refund (with no transaction open: a provider may take seconds) and
@@ -42,13 +51,13 @@ export async function settleRefund(
   try {
     outcome = await providerNamed(refund.provider, ctx.project, { apiBase: options.stripeApiBase }).refundPayment({
       reference: payment.reference ?? '',
-      amount: Number(refund.amount),
+      amount: Number(providerPart(refund)),
       currency: order.currency,
       idempotencyKey: refund.id,
       metadata: { refund_id: refund.id, order_id: order.id, project_id: ctx.project.id },
     });
   } catch (error) {
-    // The provider cannot be asked at all (no Stripe key any more): the refund fails, its amount given back.
+    // The provider cannot be asked at all (no Stripe key any more): the refund fails, its provider part given back.
     if (error instanceof AppError) {
       return applyRefundOutcome(ctx, refund.id, { status: 'failed', reference: null, failureReason: error.message });
     }
@@ -73,9 +82,10 @@ const MOVES: Record<string, readonly string[]> = {
 /**
  * Settles a refund with its provider's answer, in one transaction under the order's row lock, exactly once per
  * move (a replayed webhook or a second answer changes nothing): the provider's reference is kept; succeeded
- * records refund.succeeded; failed records refund.failed with the provider's reason and gives the amount back
- * (total_refunded, financial_status and the customer's total_spent as before the refund; order.updated). Units
- * the refund restocked stay in stock: they came back whatever happens to the money. Null for an unknown refund.
+ * records refund.succeeded; failed records refund.failed with the provider's reason and gives the provider's part
+ * back (total_refunded, financial_status and the customer's total_spent less that part; order.updated). The store
+ * credit part stays returned, and units the refund restocked stay in stock: they came back whatever happens to the
+ * money. Null for an unknown refund.
  */
 export async function applyRefundOutcome(
   ctx: Ctx,
@@ -117,15 +127,16 @@ export async function applyRefundOutcome(
   });
 }
 
-/** The order and the customer's total_spent as they were before a refund that failed (its amount no longer counts). */
+/** The order and the customer's total_spent without a failed refund's provider part (it no longer counts). */
 async function giveBack(ctx: Ctx, tx: Tx, before: Order, refund: Refund): Promise<Order> {
-  if (refund.amount === 0n) return before;
-  const totalRefunded = before.totalRefunded - refund.amount;
+  const part = providerPart(refund);
+  if (part === 0n) return before;
+  const totalRefunded = before.totalRefunded - part;
   const financialStatus =
     totalRefunded <= 0n ? 'paid' : totalRefunded === before.total ? 'refunded' : 'partially_refunded';
   const after = await tx.order.update({ where: { id: before.id }, data: { totalRefunded, financialStatus } });
   if (after.customerId) {
-    await tx.$executeRaw`UPDATE customers SET total_spent = total_spent + ${refund.amount} WHERE id = ${after.customerId} AND project_id = ${ctx.project.id}`;
+    await tx.$executeRaw`UPDATE customers SET total_spent = total_spent + ${part} WHERE id = ${after.customerId} AND project_id = ${ctx.project.id}`;
   }
   await recordOrderMove(tx, ctx, { before, after, fields: ['financial_status', 'total_refunded'] });
   return after;

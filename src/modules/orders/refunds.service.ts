@@ -8,6 +8,7 @@ import { writeTx } from '../../shared/write.js';
 import { isOuterTransaction } from '../../db/nested-transaction.js';
 import { restockUnits, stockLocation } from '../inventory/index.js';
 import { recordEvent } from '../store-events/index.js';
+import { refundStoreCreditPart } from './refund-store-credit.js';
 import { recordOrderMove } from './order-history.js';
 import {
   toRefundResource,
@@ -101,11 +102,14 @@ async function restockLines(
  * amount is at most what was paid minus what was refunded before (pending refunds count); the restock lines' units
  * go back through the inventory ledger; total_refunded and financial_status (partially_refunded, refunded) follow;
  * the customer's total_spent drops by the amount; refund.created, order.refunded and order.updated are recorded.
- * The refund goes back through the provider that took the order's payment: `manual` (or an order paid without a
- * provider) is recorded as succeeded at once (refund.succeeded); `test` and `stripe` are recorded pending, and the
- * provider is asked after commit (settleRefund), never inside this transaction. A `settle-refund` job is enqueued
- * with the refund, so a pending refund is settled even when nobody calls settleRefund (a crash, an outer
- * transaction): at once after commit in an outer transaction, else as a backstop a minute later.
+ * The part the order paid with store credit goes back to the customer's store credit first, here and for good
+ * (refund-store-credit.ts); only the rest goes back through the provider that took the order's payment: `manual`
+ * (or an order paid without a provider) is recorded as succeeded at once (refund.succeeded), as is a refund with
+ * no money left for a provider (all store credit: provider `store_credit`; units only); `test` and `stripe` are
+ * recorded pending, and the provider is asked after commit (settleRefund), never inside this transaction. A
+ * `settle-refund` job is enqueued with the refund, so a pending refund is settled even when nobody calls
+ * settleRefund (a crash, an outer transaction): at once after commit in an outer transaction, else as a backstop a
+ * minute later.
  */
 export async function refundLocked(
   tx: Tx,
@@ -138,18 +142,28 @@ export async function refundLocked(
       quantity: line.quantity,
     })),
   );
-  const payment = paymentOf(before);
-  const settled = payment.provider === 'manual';
+  const refundId = newId('rfnd_');
+  const storeCredit = await refundStoreCreditPart(tx, ctx, before, {
+    refundId,
+    amount,
+    method: input.store_credit_refund_method,
+  });
+  // Only the money left after the store credit part goes to the provider; with none left (all of it store credit,
+  // or units only) no provider is asked.
+  const money = amount - storeCredit;
+  const provider = storeCredit > 0n && money === 0n ? 'store_credit' : paymentOf(before).provider;
+  const settled = provider === 'manual' || money === 0n;
   const refund = await tx.refund.create({
     data: {
-      id: newId('rfnd_'),
+      id: refundId,
       projectId: ctx.project.id,
       orderId: before.id,
       amount,
       reason: input.reason ?? null,
       lineItems: lines,
-      provider: payment.provider,
+      provider,
       status: settled ? 'succeeded' : 'pending',
+      storeCreditAmount: storeCredit,
     },
   });
   const totalRefunded = before.totalRefunded + amount;
@@ -172,7 +186,7 @@ export async function refundLocked(
       type: 'refund.succeeded',
       resourceType: 'refund',
       resourceId: refund.id,
-      summary: `Refund of ${amount} ${order.currency} on order #${order.orderNumber} recorded (${payment.provider})`,
+      summary: `Refund of ${amount} ${order.currency} on order #${order.orderNumber} recorded (${provider})`,
       payload: toRefundResource(refund, order.currency),
     });
   } else {

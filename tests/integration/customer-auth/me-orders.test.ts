@@ -177,6 +177,7 @@ describe('listCurrentCustomerOrders', () => {
       'id',
       'line_items',
       'status',
+      'store_credit_amount',
     ]);
     expect(JSON.stringify(seen)).not.toContain('Suspected reseller');
     expect(JSON.stringify(seen)).not.toContain(location);

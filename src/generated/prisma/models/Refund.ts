@@ -29,10 +29,12 @@ export type AggregateRefund = {
 
 export type RefundAvgAggregateOutputType = {
   amount: number | null
+  storeCreditAmount: number | null
 }
 
 export type RefundSumAggregateOutputType = {
   amount: bigint | null
+  storeCreditAmount: bigint | null
 }
 
 export type RefundMinAggregateOutputType = {
@@ -45,6 +47,7 @@ export type RefundMinAggregateOutputType = {
   provider: string | null
   providerReference: string | null
   failureReason: string | null
+  storeCreditAmount: bigint | null
   createdAt: Date | null
 }
 
@@ -58,6 +61,7 @@ export type RefundMaxAggregateOutputType = {
   provider: string | null
   providerReference: string | null
   failureReason: string | null
+  storeCreditAmount: bigint | null
   createdAt: Date | null
 }
 
@@ -72,6 +76,7 @@ export type RefundCountAggregateOutputType = {
   provider: number
   providerReference: number
   failureReason: number
+  storeCreditAmount: number
   createdAt: number
   _all: number
 }
@@ -79,10 +84,12 @@ export type RefundCountAggregateOutputType = {
 
 export type RefundAvgAggregateInputType = {
   amount?: true
+  storeCreditAmount?: true
 }
 
 export type RefundSumAggregateInputType = {
   amount?: true
+  storeCreditAmount?: true
 }
 
 export type RefundMinAggregateInputType = {
@@ -95,6 +102,7 @@ export type RefundMinAggregateInputType = {
   provider?: true
   providerReference?: true
   failureReason?: true
+  storeCreditAmount?: true
   createdAt?: true
 }
 
@@ -108,6 +116,7 @@ export type RefundMaxAggregateInputType = {
   provider?: true
   providerReference?: true
   failureReason?: true
+  storeCreditAmount?: true
   createdAt?: true
 }
 
@@ -122,6 +131,7 @@ export type RefundCountAggregateInputType = {
   provider?: true
   providerReference?: true
   failureReason?: true
+  storeCreditAmount?: true
   createdAt?: true
   _all?: true
 }
@@ -223,6 +233,7 @@ export type RefundGroupByOutputType = {
   provider: string
   providerReference: string | null
   failureReason: string | null
+  storeCreditAmount: bigint
   createdAt: Date
   _count: RefundCountAggregateOutputType | null
   _avg: RefundAvgAggregateOutputType | null
@@ -260,6 +271,7 @@ export type RefundWhereInput = {
   provider?: Prisma.StringFilter<"Refund"> | string
   providerReference?: Prisma.StringNullableFilter<"Refund"> | string | null
   failureReason?: Prisma.StringNullableFilter<"Refund"> | string | null
+  storeCreditAmount?: Prisma.BigIntFilter<"Refund"> | bigint | number
   createdAt?: Prisma.DateTimeFilter<"Refund"> | Date | string
   order?: Prisma.XOR<Prisma.OrderScalarRelationFilter, Prisma.OrderWhereInput>
 }
@@ -275,6 +287,7 @@ export type RefundOrderByWithRelationInput = {
   provider?: Prisma.SortOrder
   providerReference?: Prisma.SortOrderInput | Prisma.SortOrder
   failureReason?: Prisma.SortOrderInput | Prisma.SortOrder
+  storeCreditAmount?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   order?: Prisma.OrderOrderByWithRelationInput
 }
@@ -293,6 +306,7 @@ export type RefundWhereUniqueInput = Prisma.AtLeast<{
   provider?: Prisma.StringFilter<"Refund"> | string
   providerReference?: Prisma.StringNullableFilter<"Refund"> | string | null
   failureReason?: Prisma.StringNullableFilter<"Refund"> | string | null
+  storeCreditAmount?: Prisma.BigIntFilter<"Refund"> | bigint | number
   createdAt?: Prisma.DateTimeFilter<"Refund"> | Date | string
   order?: Prisma.XOR<Prisma.OrderScalarRelationFilter, Prisma.OrderWhereInput>
 }, "id">
@@ -308,6 +322,7 @@ export type RefundOrderByWithAggregationInput = {
   provider?: Prisma.SortOrder
   providerReference?: Prisma.SortOrderInput | Prisma.SortOrder
   failureReason?: Prisma.SortOrderInput | Prisma.SortOrder
+  storeCreditAmount?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   _count?: Prisma.RefundCountOrderByAggregateInput
   _avg?: Prisma.RefundAvgOrderByAggregateInput
@@ -330,6 +345,7 @@ export type RefundScalarWhereWithAggregatesInput = {
   provider?: Prisma.StringWithAggregatesFilter<"Refund"> | string
   providerReference?: Prisma.StringNullableWithAggregatesFilter<"Refund"> | string | null
   failureReason?: Prisma.StringNullableWithAggregatesFilter<"Refund"> | string | null
+  storeCreditAmount?: Prisma.BigIntWithAggregatesFilter<"Refund"> | bigint | number
   createdAt?: Prisma.DateTimeWithAggregatesFilter<"Refund"> | Date | string
 }
 
@@ -343,6 +359,7 @@ export type RefundCreateInput = {
   provider?: string
   providerReference?: string | null
   failureReason?: string | null
+  storeCreditAmount?: bigint | number
   createdAt?: Date | string
   order: Prisma.OrderCreateNestedOneWithoutRefundsInput
 }
@@ -358,6 +375,7 @@ export type RefundUncheckedCreateInput = {
   provider?: string
   providerReference?: string | null
   failureReason?: string | null
+  storeCreditAmount?: bigint | number
   createdAt?: Date | string
 }
 
@@ -371,6 +389,7 @@ export type RefundUpdateInput = {
   provider?: Prisma.StringFieldUpdateOperationsInput | string
   providerReference?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   failureReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  storeCreditAmount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   order?: Prisma.OrderUpdateOneRequiredWithoutRefundsNestedInput
 }
@@ -386,6 +405,7 @@ export type RefundUncheckedUpdateInput = {
   provider?: Prisma.StringFieldUpdateOperationsInput | string
   providerReference?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   failureReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  storeCreditAmount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
@@ -400,6 +420,7 @@ export type RefundCreateManyInput = {
   provider?: string
   providerReference?: string | null
   failureReason?: string | null
+  storeCreditAmount?: bigint | number
   createdAt?: Date | string
 }
 
@@ -413,6 +434,7 @@ export type RefundUpdateManyMutationInput = {
   provider?: Prisma.StringFieldUpdateOperationsInput | string
   providerReference?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   failureReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  storeCreditAmount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
@@ -427,6 +449,7 @@ export type RefundUncheckedUpdateManyInput = {
   provider?: Prisma.StringFieldUpdateOperationsInput | string
   providerReference?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   failureReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  storeCreditAmount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
@@ -451,11 +474,13 @@ export type RefundCountOrderByAggregateInput = {
   provider?: Prisma.SortOrder
   providerReference?: Prisma.SortOrder
   failureReason?: Prisma.SortOrder
+  storeCreditAmount?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
 }
 
 export type RefundAvgOrderByAggregateInput = {
   amount?: Prisma.SortOrder
+  storeCreditAmount?: Prisma.SortOrder
 }
 
 export type RefundMaxOrderByAggregateInput = {
@@ -468,6 +493,7 @@ export type RefundMaxOrderByAggregateInput = {
   provider?: Prisma.SortOrder
   providerReference?: Prisma.SortOrder
   failureReason?: Prisma.SortOrder
+  storeCreditAmount?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
 }
 
@@ -481,11 +507,13 @@ export type RefundMinOrderByAggregateInput = {
   provider?: Prisma.SortOrder
   providerReference?: Prisma.SortOrder
   failureReason?: Prisma.SortOrder
+  storeCreditAmount?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
 }
 
 export type RefundSumOrderByAggregateInput = {
   amount?: Prisma.SortOrder
+  storeCreditAmount?: Prisma.SortOrder
 }
 
 export type RefundCreateNestedManyWithoutOrderInput = {
@@ -540,6 +568,7 @@ export type RefundCreateWithoutOrderInput = {
   provider?: string
   providerReference?: string | null
   failureReason?: string | null
+  storeCreditAmount?: bigint | number
   createdAt?: Date | string
 }
 
@@ -553,6 +582,7 @@ export type RefundUncheckedCreateWithoutOrderInput = {
   provider?: string
   providerReference?: string | null
   failureReason?: string | null
+  storeCreditAmount?: bigint | number
   createdAt?: Date | string
 }
 
@@ -596,6 +626,7 @@ export type RefundScalarWhereInput = {
   provider?: Prisma.StringFilter<"Refund"> | string
   providerReference?: Prisma.StringNullableFilter<"Refund"> | string | null
   failureReason?: Prisma.StringNullableFilter<"Refund"> | string | null
+  storeCreditAmount?: Prisma.BigIntFilter<"Refund"> | bigint | number
   createdAt?: Prisma.DateTimeFilter<"Refund"> | Date | string
 }
 
@@ -609,6 +640,7 @@ export type RefundCreateManyOrderInput = {
   provider?: string
   providerReference?: string | null
   failureReason?: string | null
+  storeCreditAmount?: bigint | number
   createdAt?: Date | string
 }
 
@@ -622,6 +654,7 @@ export type RefundUpdateWithoutOrderInput = {
   provider?: Prisma.StringFieldUpdateOperationsInput | string
   providerReference?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   failureReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  storeCreditAmount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
@@ -635,6 +668,7 @@ export type RefundUncheckedUpdateWithoutOrderInput = {
   provider?: Prisma.StringFieldUpdateOperationsInput | string
   providerReference?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   failureReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  storeCreditAmount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
@@ -648,6 +682,7 @@ export type RefundUncheckedUpdateManyWithoutOrderInput = {
   provider?: Prisma.StringFieldUpdateOperationsInput | string
   providerReference?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   failureReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  storeCreditAmount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
@@ -664,6 +699,7 @@ export type RefundSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs =
   provider?: boolean
   providerReference?: boolean
   failureReason?: boolean
+  storeCreditAmount?: boolean
   createdAt?: boolean
   order?: boolean | Prisma.OrderDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["refund"]>
@@ -679,6 +715,7 @@ export type RefundSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Extens
   provider?: boolean
   providerReference?: boolean
   failureReason?: boolean
+  storeCreditAmount?: boolean
   createdAt?: boolean
   order?: boolean | Prisma.OrderDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["refund"]>
@@ -694,6 +731,7 @@ export type RefundSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extens
   provider?: boolean
   providerReference?: boolean
   failureReason?: boolean
+  storeCreditAmount?: boolean
   createdAt?: boolean
   order?: boolean | Prisma.OrderDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["refund"]>
@@ -709,10 +747,11 @@ export type RefundSelectScalar = {
   provider?: boolean
   providerReference?: boolean
   failureReason?: boolean
+  storeCreditAmount?: boolean
   createdAt?: boolean
 }
 
-export type RefundOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "projectId" | "orderId" | "amount" | "reason" | "lineItems" | "status" | "provider" | "providerReference" | "failureReason" | "createdAt", ExtArgs["result"]["refund"]>
+export type RefundOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "projectId" | "orderId" | "amount" | "reason" | "lineItems" | "status" | "provider" | "providerReference" | "failureReason" | "storeCreditAmount" | "createdAt", ExtArgs["result"]["refund"]>
 export type RefundInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   order?: boolean | Prisma.OrderDefaultArgs<ExtArgs>
 }
@@ -757,6 +796,10 @@ export type $RefundPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs
      * Why the provider refused the refund (status failed).
      */
     failureReason: string | null
+    /**
+     * The part of amount returned to the customer's store credit (the rest is money).
+     */
+    storeCreditAmount: bigint
     createdAt: Date
   }, ExtArgs["result"]["refund"]>
   composites: {}
@@ -1192,6 +1235,7 @@ export interface RefundFieldRefs {
   readonly provider: Prisma.FieldRef<"Refund", 'String'>
   readonly providerReference: Prisma.FieldRef<"Refund", 'String'>
   readonly failureReason: Prisma.FieldRef<"Refund", 'String'>
+  readonly storeCreditAmount: Prisma.FieldRef<"Refund", 'BigInt'>
   readonly createdAt: Prisma.FieldRef<"Refund", 'DateTime'>
 }
     
