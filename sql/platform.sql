@@ -5,5 +5,5 @@
 -- src/modules/platform/platform.sql.ts: notifyChannel
 SELECT pg_notify(${channel}, ${payload});
 
--- src/modules/platform/projects.service.ts: updateProject > updated
+-- src/modules/platform/platform.sql.ts: lockProject
 SELECT id FROM projects WHERE id = ${id} FOR UPDATE;

@@ -7,6 +7,7 @@ import { newId } from '../../shared/ids.js';
 import type { AppDeps } from '../../app-deps.js';
 import { generateToken, hashToken, type KeyMode, type KeyType } from './api-keys.js';
 import { notifyAuthChanged } from './auth-cache.js';
+import { lockProject } from './platform.sql.js';
 
 type ProjectCreate = components['schemas']['ProjectCreate'];
 type ProjectUpdate = components['schemas']['ProjectUpdate'];
@@ -118,7 +119,7 @@ export async function updateProject(
 ): Promise<ProjectWithDefault> {
   const updated = await db.$transaction(async (tx) => {
     // Locked: two updates racing (one removing the Stripe key, one choosing Stripe) cannot both pass the check.
-    await tx.$queryRaw`SELECT id FROM projects WHERE id = ${id} FOR UPDATE`;
+    await lockProject(tx, id);
     const { project: current } = await getProject(tx, id);
     requireStripeKey(
       input.payment_provider ?? current.paymentProvider,
