@@ -5,6 +5,9 @@
 -- src/modules/checkouts/checkout-access.ts: findCheckout
 SELECT id FROM checkouts WHERE id = ${key.id} AND project_id = ${ctx.project.id} FOR UPDATE;
 
+-- src/modules/checkouts/checkout-lapse.ts: endLapsedPayment > cancel > rows
+SELECT id FROM checkouts WHERE id = ${checkoutId} AND project_id = ${ctx.project.id} FOR UPDATE;
+
 -- src/modules/checkouts/checkouts.purge.ts: purgeCheckouts > expired
 DELETE FROM checkouts WHERE status <> 'completed' AND expires_at <= now();
 
@@ -17,7 +20,19 @@ DELETE FROM inventory_reservations WHERE checkout_id IS NOT NULL AND expires_at 
 -- src/modules/checkouts/checkouts.service.ts: reopenLapsedCheckout
 SELECT id FROM checkouts WHERE id = ${checkoutId} AND project_id = ${projectId} FOR UPDATE;
 
--- src/modules/checkouts/stripe-webhook.service.ts: receiveStripeEvent > waiting
+-- src/modules/checkouts/stripe-webhook.service.ts: lockedCheckout > rows
+SELECT id FROM checkouts WHERE project_id = ${ctx.project.id} AND id = ${named} FOR UPDATE;
+
+-- src/modules/checkouts/stripe-webhook.service.ts: lockedCheckout > rows (2)
 SELECT id FROM checkouts
-WHERE project_id = ${project.id} AND payment_provider = 'stripe' AND payment_reference = ${intent.id}
+WHERE project_id = ${ctx.project.id} AND payment_provider = 'stripe' AND payment_reference = ${intent.id}
 FOR UPDATE;
+
+-- src/modules/checkouts/stripe-webhook.service.ts: placed
+SAVEPOINT place_order;
+
+-- src/modules/checkouts/stripe-webhook.service.ts: placed (2)
+RELEASE SAVEPOINT place_order;
+
+-- src/modules/checkouts/stripe-webhook.service.ts: placed (3)
+ROLLBACK TO SAVEPOINT place_order;

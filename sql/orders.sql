@@ -8,7 +8,7 @@ project_id = ${ctx.project.id}
 -- src/modules/orders/customer-orders.service.ts: listCustomerOrders > orders (2) [fragment]
 customer_id = ${customerId}
 
--- src/modules/orders/order-cancel.ts: cancelOrder
+-- src/modules/orders/order-cancel.ts: cancelOrder > cancelled
 UPDATE customers SET order_count = GREATEST(order_count - 1, 0) WHERE id = ${after.customerId} AND project_id = ${ctx.project.id};
 
 -- src/modules/orders/orders.service.ts: findOrder
@@ -64,6 +64,9 @@ SELECT * FROM created;
 -- src/modules/orders/orders.statements.ts: COUNT_ORDER
 UPDATE customers SET order_count = order_count + 1, first_order_at = COALESCE(first_order_at, $3), last_order_at = $3
 WHERE id = $1 AND project_id = $2;
+
+-- src/modules/orders/refund-settlement.ts: giveBack
+UPDATE customers SET total_spent = total_spent + ${part} WHERE id = ${after.customerId} AND project_id = ${ctx.project.id};
 
 -- src/modules/orders/refunds.service.ts: refundLocked
 UPDATE customers SET total_spent = total_spent - ${amount} WHERE id = ${order.customerId} AND project_id = ${ctx.project.id};

@@ -4,3 +4,6 @@
 
 -- src/modules/platform/platform.sql.ts: notifyChannel
 SELECT pg_notify(${channel}, ${payload});
+
+-- src/modules/platform/platform.sql.ts: lockProject
+SELECT id FROM projects WHERE id = ${id} FOR UPDATE;

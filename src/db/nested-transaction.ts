@@ -34,5 +34,14 @@ export function asDatabase(tx: Tx): Database {
       return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
     },
   }) as unknown as Database;
+  outerTransactions.add(database);
   return database;
 }
+
+const outerTransactions = new WeakSet<object>();
+
+/**
+ * Whether `db` is a transaction an outer layer owns (asDatabase; the idempotency middleware's request transaction):
+ * work that must not hold a transaction open (a payment provider's call) is then left to a job after its commit.
+ */
+export const isOuterTransaction = (db: object): boolean => outerTransactions.has(db);

@@ -186,7 +186,8 @@ export interface paths {
         /**
          * Create a project
          * @description Creates a project with a default location and its four API keys. The key tokens appear only in this
-         *     answer; the service stores them hashed.
+         *     answer; the service stores them hashed. `payment_provider: stripe` needs `stripe_secret_key` in the same
+         *     request (400 on `payment_provider` otherwise: every checkout would fail).
          */
         post: operations["createProject"];
         delete?: never;
@@ -221,7 +222,9 @@ export interface paths {
         /**
          * Update a project
          * @description Partial update of a project's settings. `suspended: true` makes every API key of the project answer
-         *     403 `account_suspended`; `false` lifts it.
+         *     403 `account_suspended`; `false` lifts it. `payment_provider: stripe` needs a `stripe_secret_key`, sent
+         *     with it or set before (400 on `payment_provider`), and the key cannot be removed (`null`) while Stripe is
+         *     the provider (400 on `stripe_secret_key`).
          */
         patch: operations["updateProject"];
         trace?: never;
@@ -663,7 +666,9 @@ export interface paths {
         put?: never;
         /**
          * Add an address
-         * @description With `is_default` true the customer's previous default address stops being the default, in the same transaction.
+         * @description With `is_default` true the customer's previous default address stops being the default, in the same
+         *     transaction. A customer has at most 100 addresses (an address book, listed without pagination): the 101st
+         *     answers 400 until one is deleted.
          */
         post: operations["createCustomerAddress"];
         delete?: never;
@@ -1245,7 +1250,8 @@ export interface paths {
         /**
          * Add an address to the signed-in customer's address book
          * @description The fields and rules of `POST /v1/customers/{id}/addresses`: with `is_default` true the customer's
-         *     previous default address stops being the default, in the same transaction (at most one default).
+         *     previous default address stops being the default, in the same transaction (at most one default). At most
+         *     100 addresses per customer: the 101st answers 400 until one is deleted.
          */
         post: operations["createCurrentCustomerAddress"];
         delete?: never;
@@ -2685,23 +2691,48 @@ export interface paths {
         put?: never;
         /**
          * Refund an order
-         * @description Records that the merchant returned money for a paid order, and optionally that shipped units came back.
-         *     **No payment provider is called** (none is integrated): the API records the refund the merchant made
-         *     elsewhere and keeps the order and the customer's figures right. `amount` is at most what was paid minus
-         *     what earlier refunds returned; the order row is locked for the write, so concurrent refunds queue and
-         *     never return more than was paid. `line_items` lists shipped units that came back: each goes back into
-         *     stock at its location through the inventory ledger (adjustments with reason `restock`); units not
-         *     shipped are restocked by cancelling the order instead. In the same transaction the order's
-         *     `total_refunded` grows by the amount, `financial_status` becomes `partially_refunded` (or `refunded`
-         *     when everything paid is returned), the customer's `total_spent` drops by the amount, and
-         *     `refund.created`, `order.refunded` and `order.updated` (with `metadata.changes`) are recorded and
-         *     offered to webhook subscriptions. A cancelled order can be refunded; a pending one cannot (400).
+         * @description Returns money for a paid order through the provider that took its payment, and optionally records that
+         *     shipped units came back. `amount` is at most what was paid minus what earlier refunds returned or are
+         *     returning (pending refunds count; failed ones do not); the order row is locked for the write, so concurrent
+         *     refunds queue and never return more than was paid. `line_items` lists shipped units that came back: each
+         *     goes back into stock at its location through the inventory ledger (adjustments with reason `restock`);
+         *     units not shipped are restocked by cancelling the order instead. In the same transaction the order's
+         *     `total_refunded` grows by the amount, `financial_status` becomes `partially_refunded` (or `refunded` when
+         *     everything paid is returned), the customer's `total_spent` drops by the amount, and `refund.created`,
+         *     `order.refunded` and `order.updated` (with `metadata.changes`) are recorded and offered to webhook
+         *     subscriptions. A cancelled order can be refunded; a pending one cannot (400).
          *
          *     An order paid in part or in full with store credit (a `store_credit` entry in `payments`): the refund's
          *     amount goes to the store credit part first, up to what was paid with store credit and not yet returned as
-         *     store credit, and that part goes back to the customer's store credit (a `refund` ledger entry that does
-         *     not expire, `store_credit.issued`; `store_credit_amount` of the refund) unless
-         *     `store_credit_refund_method` is `original_payment`; the rest is money the merchant returns.
+         *     store credit, and that part goes back to the customer's store credit at once, in the refund's own
+         *     transaction (a `refund` ledger entry that does not expire, `store_credit.issued`; `store_credit_amount` of
+         *     the refund) unless `store_credit_refund_method` is `original_payment`. Only the rest (`amount` minus
+         *     `store_credit_amount`) goes back through the provider below; a refund with no money left for it asks no
+         *     provider and is `succeeded` at once: all of it went back to store credit (provider `store_credit`), or it
+         *     returns units only (`amount` 0). An order paid wholly with store credit
+         *     has no provider payment: its `original_payment` refunds are recorded as `manual` (money the merchant returns).
+         *
+         *     **The provider** is the one of the order's payment (`payments`, the last one taken by a provider), not
+         *     the project's current choice:
+         *
+         *     - `manual` (and orders paid with `POST /v1/orders/{id}/pay`): the merchant returned the money elsewhere;
+         *       the refund is recorded `succeeded` at once (`refund.succeeded`).
+         *     - `test`: succeeds, unless the payment was taken with the test token `tok_test_refund_fails`, whose
+         *       refunds always fail (`failure_reason` says so).
+         *     - `stripe`: a Stripe Refund of the order's PaymentIntent through Stripe's Refunds API, its idempotency key
+         *       the refund's id (`rfnd_`) and its metadata `refund_id`, `order_id` and `project_id`.
+         *
+         *     The refund is written `pending` first and the provider is asked after that transaction commits (no
+         *     database transaction waits on a provider); its answer is then settled under the order's lock and
+         *     answered: `succeeded` (`refund.succeeded`), `failed` (`refund.failed`, with `failure_reason`; the
+         *     provider's part no longer counts: `total_refunded`, `financial_status` and `total_spent` go back by it,
+         *     `order.updated`; the store credit part stays returned and units it restocked stay in stock), or
+         *     `pending` when the provider has not answered yet. A pending refund is settled by a background job asking the provider again under the same idempotency key (so the money is
+         *     never returned twice) and by Stripe's `refund.updated`, `refund.failed`, `charge.refund.updated` and
+         *     `charge.refunded` events (`receiveStripeWebhook`), whichever comes first; Stripe may also fail a
+         *     refund it first reported as succeeded (`refund.failed` then). With an `Idempotency-Key` the request runs
+         *     inside the key's transaction, so it answers the refund `pending` and the job asks the provider right
+         *     after the commit; read it back with `GET /v1/orders/{id}/refunds`.
          */
         post: operations["createOrderRefund"];
         delete?: never;
@@ -3161,22 +3192,34 @@ export interface paths {
         put?: never;
         /**
          * Receive a Stripe webhook event
-         * @description The endpoint to register in the project's Stripe dashboard (events `payment_intent.succeeded` and
-         *     `payment_intent.payment_failed`). Needs no API key: every event is verified with the `Stripe-Signature`
-         *     header and the project's `stripe_webhook_secret` (Stripe's official `stripe` package,
-         *     `stripe.webhooks.constructEvent`, over the raw body, five minutes' tolerance). A missing or wrong signature,
-         *     or a project without `stripe_webhook_secret`, answers 400 and changes nothing.
+         * @description The endpoint to register in the project's Stripe dashboard (events `payment_intent.succeeded`,
+         *     `payment_intent.payment_failed`, `refund.updated`, `refund.failed`, `charge.refund.updated` and
+         *     `charge.refunded`). Needs no API key: every event is verified with the `Stripe-Signature` header and the
+         *     project's `stripe_webhook_secret` (Stripe's official `stripe` package, `stripe.webhooks.constructEvent`, over
+         *     the raw body, five minutes' tolerance). A missing or wrong signature, or a project without
+         *     `stripe_webhook_secret`, answers 400 and changes nothing.
          *
          *     `payment_intent.succeeded` for a checkout whose payment waits for another step completes it into its order,
-         *     exactly as `completeCheckout` would (once: a checkout the client's call completed first is left as it is).
-         *     `payment_intent.payment_failed` for such a checkout releases its held units and opens it again. Other
-         *     events, and events for PaymentIntents no checkout of the project waits on, are acknowledged and ignored.
-         *     Stripe retries any answer that is not 2xx.
+         *     exactly as `completeCheckout` would (once: a checkout the client's call completed first is left as it is;
+         *     the checkout is the one the intent's `metadata.checkout_id` names, locked as completion locks it). A
+         *     succeeded intent whose checkout can no longer become its order (its hold lapsed and the units were sold
+         *     meanwhile, it was paid with another PaymentIntent, the draft it pays was completed by the merchant) is
+         *     refunded in full through Stripe at once and recorded, once per PaymentIntent, so no money is kept without
+         *     an order; Stripe not answering that refund is 503, so Stripe sends the event again. A checkout still waiting
+         *     on that intent opens again, its held units and held store credit given back.
+         *     `payment_intent.payment_failed` for a waiting checkout releases its held units and store credit and opens it
+         *     again.
+         *
+         *     The refund events (a Refund object as `data.object`; `charge.refunded`: each Refund its charge lists)
+         *     settle the refund they name (`metadata.refund_id`, else the Stripe refund id): `succeeded` or `failed` as
+         *     `createOrderRefund` describes, once per move (a replay changes nothing). Other events, and events naming
+         *     nothing of the project, are acknowledged and ignored. Stripe retries any answer that is not 2xx.
          *
          *     In this project's tests the `stripe` package talks to a local HTTP stand-in for the used subset of Stripe's
          *     API (`POST /v1/payment_intents`, `POST /v1/payment_intents/{id}/confirm`, `GET /v1/payment_intents/{id}`,
-         *     answered as Stripe documents them) through the SDK's `host`, `port` and `protocol` options (the
-         *     `STRIPE_API_BASE` environment variable); it is not tested against Stripe itself.
+         *     `POST /v1/payment_intents/{id}/cancel`, `POST /v1/refunds`, answered as Stripe documents them) through the
+         *     SDK's `host`, `port` and `protocol` options (the `STRIPE_API_BASE` environment variable); it is not tested
+         *     against Stripe itself (docs/payments.md).
          */
         post: operations["receiveStripeWebhook"];
         delete?: never;
@@ -3438,16 +3481,27 @@ export interface paths {
          *       202 with the checkout in status `requires_action` and `payment.next_action`: its units are held for the
          *       project's `checkout_reservation_minutes` (default 15) and the checkout cannot change meanwhile; calling
          *       this operation again (no token needed) performs the extra step and completes it. Past the window the
-         *       held units are released and the checkout is open again. Any other token answers 400 on `payment.token`.
+         *       held units are released and the checkout is open again. `tok_test_refund_fails` pays like
+         *       `tok_test_success`, and every refund of that payment fails (`createOrderRefund`). Any other token
+         *       answers 400 on `payment.token`.
          *     - `stripe`: `payment.payment_method` (a Stripe PaymentMethod id from Stripe.js) pays through a Stripe
-         *       PaymentIntent made with the project's `stripe_secret_key` (created once per checkout, its Stripe
-         *       idempotency key the checkout id, then confirmed with the payment method). `succeeded` pays; a card
+         *       PaymentIntent made with the project's `stripe_secret_key` (created once per checkout and payment
+         *       attempt, its Stripe idempotency key naming both, then confirmed with the payment method). `succeeded` pays; a card
          *       error (`requires_payment_method`) answers 402 `payment_declined` and changes nothing; `requires_action`
          *       (3-D Secure) answers 202 with `payment.next_action.type: stripe_sdk` and the PaymentIntent's
          *       `client_secret` for Stripe.js, holding the units as above; once the shopper has done the step, calling
          *       this operation again completes it, and so does Stripe's `payment_intent.succeeded` event
          *       (`receiveStripeWebhook`), whichever comes first: the checkout's row lock makes one order either way.
-         *       Stripe not answering is 503. Without `stripe_secret_key` the answer is 400.
+         *       Stripe not answering is 503. Without `stripe_secret_key` the answer is 400. When the payment step
+         *       times out (the hold lapses), its PaymentIntent is cancelled at Stripe (a job at the end of the window,
+         *       and whenever the lapsed checkout is next touched); a PaymentIntent that succeeds when its checkout can
+         *       no longer become an order (the held units were sold meanwhile, or the checkout was paid with another
+         *       payment) is refunded in full at once and recorded, so no money is kept without an order; store credit
+         *       its payment step held is given back.
+         *
+         *     **Capture.** Payments are captured when they succeed, at completion (Stripe's automatic capture): there
+         *     is no separate authorise-then-capture step, so an order is `paid` as soon as it exists and a refund
+         *     (`createOrderRefund`) is how money goes back.
          *
          *     The order is created exactly as a draft order's completion creates it, in one transaction: the next order
          *     number, copies of the lines, totals and addresses, stock deducted (from `available` units: what sent
@@ -5642,9 +5696,9 @@ export interface components {
          *     emits yet are refused by createWebhook and updateWebhook with 400 `invalid_request` on `events[i]`, naming
          *     why, until they are: `fulfillment_order.created` (fulfilments are made on the order itself),
          *     `fulfillment.updated` (a fulfilment changes only by being cancelled: `fulfillment.cancelled`),
-         *     `discount.*` and `promotion.*` (those areas are not built yet), and
-         *     `refund.succeeded` / `refund.failed` (refunds are recorded, no payment provider is called, so none
-         *     succeeds or fails later). Purchase orders emit `purchase_order.created` (createPurchaseOrder),
+         *     and `discount.*` and `promotion.*` (those areas are not built yet). Of the refund group,
+         *     `refund.created` is recorded with every refund, `refund.succeeded` and `refund.failed` when its provider
+         *     answers (`createOrderRefund`). Purchase orders emit `purchase_order.created` (createPurchaseOrder),
          *     `purchase_order.updated` (updatePurchaseOrder, placePurchaseOrder), `purchase_order.received` (every
          *     receipt) and `purchase_order.cancelled`; navigation menus `navigation.created`, `navigation.updated` and
          *     `navigation.deleted`; returns `return.requested` (createOrderReturn, createCurrentCustomerOrderReturn),
@@ -7222,7 +7276,36 @@ export interface components {
                 field?: string;
             };
         };
-        /** @description A Stripe event as Stripe sends it (only `id`, `type` and `data.object` are read; Stripe's other fields are accepted as sent). */
+        /**
+         * @description A Stripe event as Stripe sends it (only `id`, `type` and `data.object` are read; Stripe's other fields are accepted as sent).
+         * @example {
+         *       "id": "evt_3PxAmple0123456790",
+         *       "object": "event",
+         *       "type": "refund.failed",
+         *       "created": 1795948590,
+         *       "livemode": false,
+         *       "data": {
+         *         "object": {
+         *           "id": "re_79d84f5b9e1bd84f5bc1363a",
+         *           "object": "refund",
+         *           "amount": 9900,
+         *           "currency": "eur",
+         *           "payment_intent": "pi_15d94f3a0af93a6d5ff986d3",
+         *           "charge": "ch_15d94f3a0af93a6d5ff986d3",
+         *           "status": "failed",
+         *           "failure_reason": "declined",
+         *           "reason": null,
+         *           "metadata": {
+         *             "refund_id": "rfnd_01jd5v0a2c4e6g8j0l2n4q6s8u",
+         *             "order_id": "ord_01jd5r0a2c4e6g8j0l2n4q6s8u",
+         *             "project_id": "proj_01jd5m3q7x9c2v4b6n8p0r1s2a"
+         *           },
+         *           "balance_transaction": null,
+         *           "created": 1795948582
+         *         }
+         *       }
+         *     }
+         */
         StripeEvent: {
             id: string;
             object?: string;
@@ -7409,7 +7492,7 @@ export interface components {
         };
         CheckoutComplete: {
             payment?: {
-                /** @description The `test` provider's outcome: tok_test_success, tok_test_decline or tok_test_requires_action. Ignored by `manual`. */
+                /** @description The `test` provider's outcome: tok_test_success, tok_test_decline, tok_test_requires_action or tok_test_refund_fails (pays like tok_test_success; refunds of the payment then fail). Ignored by `manual`. */
                 token?: string;
                 /**
                  * @description The `stripe` provider's Stripe PaymentMethod id (from Stripe.js `createPaymentMethod`), required with `stripe`; ignored by the other providers.
@@ -7884,13 +7967,13 @@ export interface components {
              * @description Where the part of `amount` that the order paid with store credit goes back (that part is refunded first, up to
              *     what the order paid with store credit minus what earlier refunds returned as store credit): `store_credit`
              *     (the default) returns it to the customer's store credit (a `refund` entry that does not expire,
-             *     `store_credit.issued`); `original_payment` refunds it like the rest, as money the merchant returns.
+             *     `store_credit.issued`); `original_payment` refunds it like the rest, through the provider of the order's payment.
              * @default store_credit
              * @enum {string}
              */
             store_credit_refund_method?: "store_credit" | "original_payment";
         };
-        /** @description Money the merchant returned for an order, as recorded by the API (no payment provider is called), and the units it put back into stock. */
+        /** @description Money returned for an order (`createOrderRefund`) through the provider of its payment, the part paid with store credit to the customer's store credit, and the units it put back into stock. */
         Refund: {
             id: components["schemas"]["RefundId"];
             order_id: components["schemas"]["OrderId"];
@@ -7902,13 +7985,28 @@ export interface components {
             currency: components["schemas"]["CurrencyCode"];
             reason: string | null;
             line_items: components["schemas"]["RefundLineItem"][];
+            status: components["schemas"]["RefundStatus"];
+            /**
+             * @description The provider of the order's payment that returns the money (`PaymentProvider`), or `store_credit` when all of the refund went back to the customer's store credit and no provider was asked.
+             * @enum {string}
+             */
+            provider: "manual" | "test" | "stripe" | "store_credit";
+            /** @description The provider's reference of the refund (a Stripe `re_` id; `re_test_...` for `test`); null for `manual`, `store_credit` and before the provider answered. */
+            provider_reference: string | null;
+            /** @description Why the provider refused the refund (status `failed`), e.g. Stripe's `failure_reason`; else null. */
+            failure_reason: string | null;
             /**
              * Format: int64
-             * @description The part of `amount` returned to the customer's store credit (`store_credit_refund_method`); the rest is money.
+             * @description The part of `amount` returned to the customer's store credit (`store_credit_refund_method`), at once and whatever the provider answers; the rest is money returned through `provider`.
              */
             store_credit_amount: number;
             created_at: components["schemas"]["Timestamp"];
         };
+        /**
+         * @description `pending`: asked of the provider, not yet answered; `succeeded`: returned (`manual`: recorded); `failed`: the provider refused it, so its provider part (`amount` minus `store_credit_amount`) no longer counts in `total_refunded`; the store credit part stays returned.
+         * @enum {string}
+         */
+        RefundStatus: "pending" | "succeeded" | "failed";
         RefundEnvelope: {
             data: components["schemas"]["Refund"];
         };
@@ -8145,7 +8243,7 @@ export interface components {
             created_at: components["schemas"]["Timestamp"];
             updated_at: components["schemas"]["Timestamp"];
         };
-        /** @description A refund of the order as its customer sees it (a `Refund` without the merchant's `reason` note and stock locations). */
+        /** @description A refund of the order as its customer sees it (a `Refund` without the merchant's `reason` note, stock locations and the provider's details). */
         CustomerOrderRefund: {
             id: components["schemas"]["RefundId"];
             /**
@@ -8170,6 +8268,7 @@ export interface components {
                 /** Format: int32 */
                 quantity: number;
             }[];
+            status: components["schemas"]["RefundStatus"];
             created_at: components["schemas"]["Timestamp"];
         };
         CustomerOrderEnvelope: {
@@ -11284,15 +11383,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "invalid_request",
-                     *         "message": "name must be at least 1 character long.",
-                     *         "field": "name"
-                     *       }
-                     *     }
-                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -11507,15 +11597,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "invalid_request",
-                     *         "message": "name must be at least 1 character long.",
-                     *         "field": "name"
-                     *       }
-                     *     }
-                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -13664,7 +13745,7 @@ export interface operations {
                     "application/json": components["schemas"]["CustomerAddressEnvelope"];
                 };
             };
-            /** @description A parameter or body field is invalid (`invalid_request` with `field`; `validation_error` with `details` when several are); the example is what this operation answers. */
+            /** @description A parameter or body field is invalid (`invalid_request` with `field`; `validation_error` with `details` when several are), or the customer already has 100 addresses. */
             400: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -13675,15 +13756,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "invalid_request",
-                     *         "message": "line1 must be at least 1 character long.",
-                     *         "field": "line1"
-                     *       }
-                     *     }
-                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -15228,6 +15300,7 @@ export interface operations {
                      *                   "quantity": 1
                      *                 }
                      *               ],
+                     *               "status": "succeeded",
                      *               "store_credit_amount": 0,
                      *               "created_at": "2026-11-28T14:12:00.000Z"
                      *             }
@@ -15392,6 +15465,7 @@ export interface operations {
                      *                 "quantity": 1
                      *               }
                      *             ],
+                     *             "status": "succeeded",
                      *             "store_credit_amount": 0,
                      *             "created_at": "2026-11-28T14:12:00.000Z"
                      *           }
@@ -15783,7 +15857,7 @@ export interface operations {
                     "application/json": components["schemas"]["CustomerAddressEnvelope"];
                 };
             };
-            /** @description A body field is invalid (`invalid_request` with `field`; `validation_error` with `details` when several are), or the project has no store domain. */
+            /** @description A body field is invalid (`invalid_request` with `field`; `validation_error` with `details` when several are), the customer already has 100 addresses, or the project has no store domain. */
             400: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -22870,6 +22944,10 @@ export interface operations {
                      *               "location_id": "loc_01jd5m3q7x9c2v4b6n8p0r1s2b"
                      *             }
                      *           ],
+                     *           "status": "succeeded",
+                     *           "provider": "stripe",
+                     *           "provider_reference": "re_79d84f5b9e1bd84f5bc1363a",
+                     *           "failure_reason": null,
                      *           "store_credit_amount": 0,
                      *           "created_at": "2026-11-30T14:00:00.000Z"
                      *         }
@@ -22965,27 +23043,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "id": "rfnd_01jd5v0a2c4e6g8j0l2n4q6s8u",
-                     *         "order_id": "ord_01jd5r0a2c4e6g8j0l2n4q6s8u",
-                     *         "amount": 9900,
-                     *         "currency": "EUR",
-                     *         "reason": "Returned one pair (too small)",
-                     *         "line_items": [
-                     *           {
-                     *             "line_item_id": "oli_01jd5r1b3d5f7h9k1m3p5r7t9v",
-                     *             "line_item_index": 0,
-                     *             "quantity": 1,
-                     *             "location_id": "loc_01jd5m3q7x9c2v4b6n8p0r1s2b"
-                     *           }
-                     *         ],
-                     *         "store_credit_amount": 0,
-                     *         "created_at": "2026-11-30T14:00:00.000Z"
-                     *       }
-                     *     }
-                     */
                     "application/json": components["schemas"]["RefundEnvelope"];
                 };
             };
@@ -26361,90 +26418,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "id": "chk_01jd5w0a2c4e6g8j0l2n4q6s8u",
-                     *         "status": "requires_action",
-                     *         "customer_id": null,
-                     *         "email": "jane.doe@example.com",
-                     *         "currency": "EUR",
-                     *         "lines": [
-                     *           {
-                     *             "id": "chkl_01jd5w1b3d5f7h9k1m3p5r7t9v",
-                     *             "product_id": "prod_01jd5kx8m2n4p6q8r0s2t4v6w8",
-                     *             "variant_id": "var_01jd5ky9n3p5q7r9s1t3v5w7x9",
-                     *             "title": "Trail Runner 2",
-                     *             "variant_title": "EU 42 / Black",
-                     *             "sku": "TR2-42-BLK",
-                     *             "quantity": 2,
-                     *             "unit_price": 9900,
-                     *             "price_list_id": null,
-                     *             "total": 19800
-                     *           }
-                     *         ],
-                     *         "shipping_address": {
-                     *           "first_name": "Jane",
-                     *           "last_name": "Doe",
-                     *           "company": null,
-                     *           "line1": "Friedrichstrasse 68",
-                     *           "line2": null,
-                     *           "city": "Berlin",
-                     *           "state": null,
-                     *           "postal_code": "10117",
-                     *           "country": "DE",
-                     *           "phone": null
-                     *         },
-                     *         "billing_address": null,
-                     *         "shipping_rate": {
-                     *           "id": "shr_01jd5t1b3d5f7h9k1m3p5r7t9v",
-                     *           "name": "Standard",
-                     *           "description": "Delivered by ground in 3-5 business days.",
-                     *           "price": 490,
-                     *           "currency": "EUR",
-                     *           "min_delivery_days": 3,
-                     *           "max_delivery_days": 5,
-                     *           "source": "flat"
-                     *         },
-                     *         "note": null,
-                     *         "subtotal": 19800,
-                     *         "tax": 3161,
-                     *         "tax_data": {
-                     *           "total_tax": 3161,
-                     *           "tax_inclusive": true,
-                     *           "source": "store_rates",
-                     *           "tax_lines": [
-                     *             {
-                     *               "name": "DE tax 19%",
-                     *               "rate": 0.19,
-                     *               "amount": 3161
-                     *             }
-                     *           ]
-                     *         },
-                     *         "tax_inclusive": true,
-                     *         "shipping_cost": 490,
-                     *         "discount": 0,
-                     *         "total": 20290,
-                     *         "payment": {
-                     *           "provider": "test",
-                     *           "status": "requires_action",
-                     *           "amount": 20290,
-                     *           "reference": "pay_test_01jd5w0a2c4e6g8j0l2n4q6s8u",
-                     *           "next_action": {
-                     *             "type": "confirm",
-                     *             "description": "Call completeCheckout again to perform the test provider's extra step."
-                     *           },
-                     *           "reserved_until": "2026-11-21T09:25:00.000Z"
-                     *         },
-                     *         "order_id": null,
-                     *         "draft_order_id": null,
-                     *         "completed_at": null,
-                     *         "expires_at": "2026-11-28T09:10:00.000Z",
-                     *         "created_at": "2026-11-21T09:00:00.000Z",
-                     *         "updated_at": "2026-11-21T09:10:00.000Z"
-                     *       }
-                     *     }
-                     */
                     "application/json": components["schemas"]["CheckoutEnvelope"];
                 };
             };

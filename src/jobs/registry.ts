@@ -1,8 +1,10 @@
+import { cancelCheckoutPaymentJob } from '../modules/checkouts/cancel-checkout-payment.job.js';
 import { purgeCheckoutsJob } from '../modules/checkouts/purge-checkouts.job.js';
 import { releaseCheckoutCreditJob } from '../modules/checkouts/release-checkout-credit.job.js';
 import { purgeCustomerAuthJob } from '../modules/customer-auth/purge-customer-auth.job.js';
 import { purgeDeletedCustomersJob } from '../modules/customers/purge-deleted-customers.job.js';
 import { releaseReservationsJob } from '../modules/draft-orders/release-reservations.job.js';
+import { settleRefundJob } from '../modules/orders/settle-refund.job.js';
 import { purgeIdempotencyKeysJob } from '../modules/platform/purge-idempotency-keys.job.js';
 import { sendEmailJob } from '../modules/platform/send-email.job.js';
 import { purgeStoreEventsJob } from '../modules/store-events/purge-store-events.job.js';
@@ -37,6 +39,8 @@ export const jobs: { [N in JobName]: JobDefinition<N> } = {
   'release-reservations': releaseReservationsJob,
   'worker-heartbeat': workerHeartbeatJob,
   'purge-checkouts': purgeCheckoutsJob,
+  'settle-refund': settleRefundJob,
+  'cancel-checkout-payment': cancelCheckoutPaymentJob,
   'expire-store-credit': expireStoreCreditJob,
   'release-checkout-credit': releaseCheckoutCreditJob,
 };

@@ -20,6 +20,10 @@ export interface JobPayloads {
   'worker-heartbeat': { v: 1 };
   /** Deletes expired and long-completed checkouts (see modules/checkouts). */
   'purge-checkouts': { v: 1 };
+  /** Asks a pending refund's payment provider again until it answers (see modules/orders/refund-settlement.ts). */
+  'settle-refund': { v: 1; projectId: string; refundId: string };
+  /** Ends a checkout's lapsed payment step and cancels its provider payment (see modules/checkouts). */
+  'cancel-checkout-payment': { v: 1; projectId: string; checkoutId: string; reference: string };
   /** Removes what is left of expired store credit (see modules/store-credit). */
   'expire-store-credit': { v: 1 };
   /** Reopens a checkout whose payment step lapsed, giving back the store credit it held (see modules/checkouts). */

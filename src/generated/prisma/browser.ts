@@ -170,6 +170,13 @@ export type Return = Prisma.ReturnModel
  */
 export type Refund = Prisma.RefundModel
 /**
+ * Model UnplacedPayment
+ * A payment a provider took for a checkout that could no longer become an order (its stock hold lapsed and the
+ * units were sold meanwhile, or it was paid again with another payment): refunded at once and recorded here, so
+ * no money is kept without an order. Unique per provider payment: a replayed webhook refunds nothing twice.
+ */
+export type UnplacedPayment = Prisma.UnplacedPaymentModel
+/**
  * Model ShippingZone
  * A shipping zone: the countries the storefront rate lookup matches it for, or (is_rest_of_world) the
  * fallback for every other country. At most one rest-of-world zone per project: a partial unique index

@@ -17,13 +17,13 @@ import {
   type OrderPaymentResource,
 } from '../orders/index.js';
 import { completeDraftIn, lockDraftForPayment } from '../draft-orders/index.js';
+import { paymentProviderOf, type PaymentOutcome, type ProviderName } from '../payments/index.js';
 import { recordEmail } from '../platform/index.js';
 import type { CarrierAccess } from '../shipping/index.js';
 import { awaitsAction, findCheckout, type CheckoutKey } from './checkout-access.js';
 import { creditForCompletion, holdCredit, settleCredit } from './checkout-store-credit.js';
 import { linesOf, ratesFor, reopenIfLapsed, type CheckoutWithLines } from './checkouts.service.js';
 import { renderOrderConfirmation } from './order-confirmation.email.js';
-import { paymentProviderOf, type PaymentOutcome, type ProviderName } from './payment-providers.js';
 
 type CheckoutComplete = components['schemas']['CheckoutComplete'];
 
@@ -116,6 +116,7 @@ export async function completeCheckout(
               paymentMethod: input?.payment?.payment_method,
               checkoutId: checkout.id,
               projectId: ctx.project.id,
+              attempt: String(until.getTime()),
             });
     }
     if (outcome.status === 'declined') {
@@ -143,6 +144,15 @@ export async function completeCheckout(
           updatedAt: new Date(),
         },
       });
+      // Once the hold ends: the step is ended and its PaymentIntent cancelled, unless the checkout became an order.
+      if (provider.name === 'stripe' && outcome.reference && !awaitsAction(checkout)) {
+        await ctx.jobs.enqueue(
+          tx,
+          'cancel-checkout-payment',
+          { v: 1, projectId: ctx.project.id, checkoutId: checkout.id, reference: outcome.reference },
+          { startAfter: until },
+        );
+      }
       return { pending: { checkout: pending, lines } };
     }
     const payment = { provider: provider.name, outcome, storeCredit: credit };
@@ -167,7 +177,7 @@ const demandsOf = (lines: CheckoutLine[]) =>
  * customer figures, order.created) with the payment recorded, marked paid when the payment succeeded (order.paid,
  * total_spent), the checkout completed and linked, and the confirmation e-mail written to the outbox. A checkout
  * paying a draft (draft_order_id) instead completes the draft (completeDraftIn: its reservation, stock, order,
- * order.created, draft_order.completed) and records the payment and the checkout on that order.
+ * order.created, draft_order.completed), its order created carrying the checkout and the payment.
  */
 export async function placeOrder(
   tx: Tx,
@@ -196,12 +206,13 @@ export async function placeOrder(
   };
   let order: Order;
   if (checkout.draftOrderId) {
-    // The draft's own completion (its reservation, stock, number, events), then the payment recorded on its order.
-    const completed = await completeDraftIn(tx, ctx, checkout.draftOrderId).catch(asOutOfStock);
-    order = await tx.order.update({
-      where: { id: completed.id },
-      data: { checkoutId: checkout.id, payments: await paymentsOf(completed.id) },
-    });
+    // The draft's own completion (its reservation, stock, number, events), its order created carrying the checkout
+    // and the payments (store credit first), so order.created's payload shows them.
+    order = await completeDraftIn(tx, ctx, checkout.draftOrderId, {
+      planned,
+      checkoutId: checkout.id,
+      payments: await paymentsOf(planned.id),
+    }).catch(asOutOfStock);
   } else {
     await releaseCheckoutHold(tx, checkout.id);
     const allocations = await deductStock(tx, ctx, demandsOf(lines)).catch(asOutOfStock);

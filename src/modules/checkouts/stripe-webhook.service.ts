@@ -1,13 +1,19 @@
 import Stripe from 'stripe';
 import type { AppDeps } from '../../app-deps.js';
-import { systemCtx } from '../../shared/context.js';
+import type { Tx } from '../../db/client.js';
+import type { Checkout } from '../../generated/prisma/client.js';
+import { systemCtx, type Ctx } from '../../shared/context.js';
 import { AppError, notFound } from '../../shared/errors.js';
 import { writeTx } from '../../shared/write.js';
+import { applyRefundOutcome, refundNamed } from '../orders/index.js';
+import type { RefundOutcome } from '../payments/index.js';
 import { placeOrder, type CompletionOptions } from './checkout-complete.js';
 import { releasePaymentStep } from './checkout-store-credit.js';
 import { linesOf, NO_PAYMENT } from './checkouts.service.js';
+import { recordUnplacedPayment, refundUnplaced, settleUnplaced } from './unplaced-payments.js';
 
-const HANDLED = new Set(['payment_intent.succeeded', 'payment_intent.payment_failed']);
+const INTENT_EVENTS = new Set(['payment_intent.succeeded', 'payment_intent.payment_failed']);
+const REFUND_EVENTS = new Set(['refund.updated', 'refund.failed', 'charge.refund.updated']);
 const badSignature = (message: string) => new AppError('invalid_request', message, { field: 'Stripe-Signature' });
 
 /**
@@ -33,10 +39,9 @@ async function verifiedEvent(deps: AppDeps, projectId: string, rawBody: string |
 }
 
 /**
- * Handles a verified `payment_intent.succeeded` / `payment_intent.payment_failed` event (openapi.yaml,
- * receiveStripeWebhook). Under the checkout's row lock, as completeCheckout takes it: a checkout waiting on the
- * PaymentIntent is completed into its order (succeeded) or opened again with its units released (failed); one that
- * a client's call completed first, or that waits on another payment, is left as it is. Other events are ignored.
+ * Handles a verified Stripe event (openapi.yaml, receiveStripeWebhook): PaymentIntent events settle the checkout
+ * paid with them (handleIntentEvent); Refund events (and `charge.refunded`, per refund it lists) settle the API's
+ * refund, or the automatic refund of an unplaced payment, they name. Other events are acknowledged and ignored.
  */
 export async function receiveStripeEvent(
   deps: AppDeps,
@@ -44,54 +49,124 @@ export async function receiveStripeEvent(
   options: CompletionOptions,
 ): Promise<void> {
   const { project, event } = await verifiedEvent(deps, input.projectId, input.rawBody, input.signature);
-  if (!HANDLED.has(event.type)) return;
-  const intent = event.data.object as Stripe.PaymentIntent;
   const ctx = systemCtx(deps, project, 'stripe-webhook', input.requestId);
-  await writeTx(ctx, {}, async (tx) => {
-    const waiting = await tx.$queryRaw<Array<{ id: string }>>`
-      SELECT id FROM checkouts
-      WHERE project_id = ${project.id} AND payment_provider = 'stripe' AND payment_reference = ${intent.id}
-      FOR UPDATE`;
-    if (waiting.length === 0) return;
-    const checkout = await tx.checkout.findUniqueOrThrow({ where: { id: waiting[0].id } });
-    if (checkout.status !== 'requires_action') return;
-    if (event.type === 'payment_intent.succeeded') {
-      const lines = await linesOf(tx, checkout.id);
-      try {
-        await placeOrder(
-          tx,
-          ctx,
-          checkout,
-          lines,
-          { provider: 'stripe', outcome: { status: 'succeeded', reference: intent.id } },
-          options,
-        );
-      } catch (error) {
-        // The hold lapsed and the units were sold meanwhile: the payment stays recorded on the checkout only.
-        if (error instanceof AppError && error.code === 'out_of_stock') {
-          ctx.log.warn('stripe webhook: paid checkout is out of stock', {
-            checkout_id: checkout.id,
-            payment_intent: intent.id,
-          });
-          throw new OutOfStockAfterPayment();
-        }
-        throw error;
-      }
-      return;
+  if (INTENT_EVENTS.has(event.type)) {
+    await handleIntentEvent(ctx, event.type, event.data.object as Stripe.PaymentIntent, options);
+  } else if (REFUND_EVENTS.has(event.type)) {
+    await settleStripeRefund(ctx, event.data.object as Stripe.Refund);
+  } else if (event.type === 'charge.refunded') {
+    for (const refund of event.data.object.refunds?.data ?? []) await settleStripeRefund(ctx, refund);
+  }
+}
+
+/** Settles the refund a Stripe Refund object names (by its metadata, else its id) with the Refund's status. */
+async function settleStripeRefund(ctx: Ctx, refund: Stripe.Refund): Promise<void> {
+  const status =
+    refund.status === 'succeeded'
+      ? 'succeeded'
+      : ['failed', 'canceled'].includes(refund.status ?? '')
+        ? 'failed'
+        : 'pending';
+  const outcome: RefundOutcome = {
+    status,
+    reference: refund.id,
+    failureReason: status === 'failed' ? (refund.failure_reason ?? refund.status) : null,
+  };
+  const ours = await refundNamed(ctx, { refundId: refund.metadata?.refund_id, reference: refund.id });
+  if (ours) {
+    await applyRefundOutcome(ctx, ours.id, outcome);
+    return;
+  }
+  const unplaced = refund.metadata?.unplaced_payment_id;
+  await settleUnplaced(ctx, unplaced ? { id: unplaced } : { refundReference: refund.id }, outcome);
+}
+
+/**
+ * Under the checkout's row lock, as completeCheckout takes it (the checkout named by the intent's metadata, else
+ * the one whose payment it is): `payment_intent.succeeded` for a checkout waiting on the intent completes it into its
+ * order; `payment_intent.payment_failed` opens it again with its units and held store credit released. A succeeded
+ * intent whose checkout can no longer become its order (completed with another payment, waiting on another, reopened
+ * after its hold lapsed, gone, or out of stock now) is recorded as unplaced and refunded in full after commit: no
+ * money is kept without an order (a checkout still waiting on it opens again, its held store credit given back). A
+ * checkout the client's call completed with this intent is left as it is.
+ */
+async function handleIntentEvent(
+  ctx: Ctx,
+  type: string,
+  intent: Stripe.PaymentIntent,
+  options: CompletionOptions,
+): Promise<void> {
+  const succeeded = type === 'payment_intent.succeeded';
+  const unplaced = await writeTx(ctx, {}, async (tx) => {
+    const checkout = await lockedCheckout(tx, ctx, intent);
+    if (checkout?.status === 'completed' && checkout.paymentReference === intent.id) return false;
+    const waiting = checkout?.status === 'requires_action' && checkout.paymentReference === intent.id;
+    if (!succeeded) {
+      if (waiting) await reopen(tx, ctx, checkout);
+      return false;
     }
-    await releasePaymentStep(tx, ctx, checkout);
-    await tx.checkout.update({
-      where: { id: checkout.id },
-      data: {
-        status: 'open',
-        ...NO_PAYMENT,
-        updatedAt: new Date(),
-      },
+    if (waiting && (await placed(tx, ctx, checkout, intent, options))) return false;
+    await recordUnplacedPayment(tx, ctx, {
+      checkoutId: checkout?.id ?? intent.metadata?.checkout_id ?? '',
+      provider: 'stripe',
+      reference: intent.id,
+      amount: intent.amount,
+      currency: intent.currency,
     });
-  }).catch((error: unknown) => {
-    if (!(error instanceof OutOfStockAfterPayment)) throw error;
+    if (waiting) await reopen(tx, ctx, checkout);
+    return true;
+  });
+  if (unplaced) await refundUnplaced(ctx, 'stripe', intent.id, options.stripeApiBase);
+}
+
+/** The project's checkout the intent pays, locked: the one its metadata names, else the one waiting on it. */
+async function lockedCheckout(tx: Tx, ctx: Ctx, intent: Stripe.PaymentIntent): Promise<Checkout | null> {
+  const named = intent.metadata?.checkout_id;
+  const rows = named
+    ? await tx.$queryRaw<Array<{ id: string }>>`
+        SELECT id FROM checkouts WHERE project_id = ${ctx.project.id} AND id = ${named} FOR UPDATE`
+    : await tx.$queryRaw<Array<{ id: string }>>`
+        SELECT id FROM checkouts
+        WHERE project_id = ${ctx.project.id} AND payment_provider = 'stripe' AND payment_reference = ${intent.id}
+        FOR UPDATE`;
+  return rows.length === 0 ? null : tx.checkout.findUniqueOrThrow({ where: { id: rows[0].id } });
+}
+
+/** The checkout open again with its held units and held store credit released, and no payment under way. */
+async function reopen(tx: Tx, ctx: Ctx, checkout: Checkout): Promise<void> {
+  await releasePaymentStep(tx, ctx, checkout);
+  await tx.checkout.update({
+    where: { id: checkout.id },
+    data: { status: 'open', ...NO_PAYMENT, updatedAt: new Date() },
   });
 }
 
-/** Rolls back the transaction of a paid checkout whose units are gone; acknowledged, so Stripe stops retrying. */
-class OutOfStockAfterPayment extends Error {}
+/** Completes the waiting checkout with the intent (a savepoint: false, nothing written, when its units are gone). */
+async function placed(
+  tx: Tx,
+  ctx: Ctx,
+  checkout: Checkout,
+  intent: Stripe.PaymentIntent,
+  options: CompletionOptions,
+): Promise<boolean> {
+  const lines = await linesOf(tx, checkout.id);
+  await tx.$executeRawUnsafe('SAVEPOINT place_order');
+  try {
+    await placeOrder(
+      tx,
+      ctx,
+      checkout,
+      lines,
+      { provider: 'stripe', outcome: { status: 'succeeded', reference: intent.id } },
+      options,
+    );
+    await tx.$executeRawUnsafe('RELEASE SAVEPOINT place_order');
+    return true;
+  } catch (error) {
+    // The order cannot be made (a rule refuses it: the hold lapsed and the units were sold meanwhile, the draft it
+    // pays was completed by the merchant): nothing of it is written.
+    if (!(error instanceof AppError) || error.code === 'service_unavailable') throw error;
+    await tx.$executeRawUnsafe('ROLLBACK TO SAVEPOINT place_order');
+    return false;
+  }
+}

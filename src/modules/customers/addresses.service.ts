@@ -2,7 +2,7 @@ import type { Tx } from '../../db/client.js';
 import type { components } from '../../generated/openapi.js';
 import type { CustomerAddress } from '../../generated/prisma/client.js';
 import type { Ctx } from '../../shared/context.js';
-import { notFound } from '../../shared/errors.js';
+import { AppError, notFound } from '../../shared/errors.js';
 import { newPostalColumns, postalColumns } from '../../shared/postal-address.js';
 import { newId } from '../../shared/ids.js';
 import { writeTx } from '../../shared/write.js';
@@ -22,10 +22,23 @@ async function clearDefault(tx: Tx, customerId: string): Promise<void> {
   await tx.customerAddress.updateMany({ where: { customerId, isDefault: true }, data: { isDefault: false } });
 }
 
-/** Adds an address; as the default it replaces the previous default in the same transaction. */
+// An address book, not a log: the lists are not paginated (and a signed-in shopper could otherwise grow one without
+// bound). Shopify caps a customer's addresses too.
+export const MAX_ADDRESSES_PER_CUSTOMER = 100;
+
+/**
+ * Adds an address (400 when the customer already has MAX_ADDRESSES_PER_CUSTOMER; counted under the customer's row
+ * lock, so concurrent adds cannot pass it); as the default it replaces the previous default in the same transaction.
+ */
 export async function createAddress(ctx: Ctx, customerId: string, input: AddressCreate): Promise<CustomerAddress> {
   return writeTx(ctx, {}, async (tx) => {
     await findCustomer(ctx, tx, customerId, true);
+    if ((await tx.customerAddress.count({ where: { customerId } })) >= MAX_ADDRESSES_PER_CUSTOMER) {
+      throw new AppError(
+        'invalid_request',
+        `A customer has at most ${MAX_ADDRESSES_PER_CUSTOMER} addresses; delete one before adding another.`,
+      );
+    }
     if (input.is_default) await clearDefault(tx, customerId);
     return tx.customerAddress.create({
       data: {

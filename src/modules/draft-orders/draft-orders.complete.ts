@@ -6,7 +6,12 @@ import { AppError, notFound } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import { writeOnConnection, writeTx } from '../../shared/write.js';
 import { deductStock, deductionOn, draftStockSteps, releaseReservations } from '../inventory/index.js';
-import { createOrderCompletingDraft, createOrderFromDraft, draftCompletedSummary } from '../orders/index.js';
+import {
+  createOrderCompletingDraft,
+  createOrderFromDraft,
+  draftCompletedSummary,
+  type OrderPaymentResource,
+} from '../orders/index.js';
 import { changedFields, eventHasSubscribers, recordEvent } from '../store-events/index.js';
 import { toDraftOrderResource } from './draft-orders.mappers.js';
 import { requireEmailAndItems } from './draft-orders.send.js';
@@ -29,9 +34,15 @@ export async function completeDraftOrder(ctx: Ctx, id: string): Promise<Order> {
 
 /**
  * completeDraftOrder in the caller's transaction (a checkout paying the draft completes it with its payment):
- * the same lock, checks, stock, order and events.
+ * the same lock, checks, stock, order and events; with `paidBy`, the order is created with the id and time it plans
+ * (its payments may name it) carrying the checkout and its payments, so order.created's payload shows them.
  */
-export async function completeDraftIn(tx: Tx, ctx: Ctx, id: string): Promise<Order> {
+export async function completeDraftIn(
+  tx: Tx,
+  ctx: Ctx,
+  id: string,
+  paidBy?: { planned: { id: string; at: Date }; checkoutId: string; payments: OrderPaymentResource[] },
+): Promise<Order> {
   const draft = await findDraftOrder(ctx, tx, id, true);
   if (draft.status === 'completed') throw new AppError('invalid_request', 'This draft order is already completed.');
   requireEmailAndItems(draft, 'completing');
@@ -40,9 +51,9 @@ export async function completeDraftIn(tx: Tx, ctx: Ctx, id: string): Promise<Ord
   // the variants stay locked until commit).
   await releaseReservations(tx, ctx, draft, undefined);
   const allocations = await deductStock(tx, ctx, demandsOf(items));
-  const planned = { id: newId('ord_'), at: new Date() };
+  const planned = paidBy?.planned ?? { id: newId('ord_'), at: new Date() };
   const changes = completionChanges(draft, planned);
-  if (!(await anySubscriber(tx, ctx, COMPLETION_EVENTS))) {
+  if (!paidBy && !(await anySubscriber(tx, ctx, COMPLETION_EVENTS))) {
     return createOrderCompletingDraft(tx, ctx, draft, items, allocations, planned, { changes });
   }
   // The draft is completed before the order exists (its id is chosen here), so that the order's number, whose
@@ -51,7 +62,8 @@ export async function completeDraftIn(tx: Tx, ctx: Ctx, id: string): Promise<Ord
     where: { id },
     data: { status: 'completed', orderId: planned.id, completedAt: planned.at, updatedAt: planned.at },
   });
-  const order = await createOrderFromDraft(tx, ctx, draft, items, allocations, planned);
+  const origin = paidBy && { checkoutId: paidBy.checkoutId, payments: paidBy.payments };
+  const order = await createOrderFromDraft(tx, ctx, draft, items, allocations, planned, origin);
   await recordEvent(tx, ctx, {
     type: 'draft_order.completed',
     resourceType: 'draft_order',

@@ -42,7 +42,15 @@ export function toCustomerOrderResource(order: OrderWithChildren): CustomerOrder
       return { ...shipment, tracking_url: webTrackingUrl(shipment.tracking_url) };
     }),
     refunds: order.refunds.map((row) => {
-      const { order_id: _order, reason: _note, line_items, ...refund } = toRefundResource(row, order.currency);
+      const {
+        order_id: _order,
+        reason: _note,
+        provider: _provider,
+        provider_reference: _reference,
+        failure_reason: _why,
+        line_items,
+        ...refund
+      } = toRefundResource(row, order.currency);
       return {
         ...refund,
         line_items: line_items.map(({ line_item_id, line_item_index, quantity }) => ({

@@ -22,8 +22,10 @@ export const fulfillmentHandlers = {
     status: 200,
     body: { data: toFulfillmentResource(await cancelFulfillment(ctx, path.id, path.fulfillment_id)) },
   }),
-  cancelOrder: async ({ path, body, ctx }) => ({
+  cancelOrder: async ({ path, body, ctx, deps }) => ({
     status: 200,
-    body: { data: toOrderResource(await cancelOrder(ctx, path.id, body)) },
+    body: {
+      data: toOrderResource(await cancelOrder(ctx, path.id, body, { stripeApiBase: deps.config.stripeApiBase })),
+    },
   }),
 } satisfies PartialAreaHandlers<'orders'>;

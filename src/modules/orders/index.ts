@@ -17,3 +17,4 @@ export type { NewOrder } from './orders.statements.js';
 export { getCustomerOrder, listCustomerOrders } from './customer-orders.service.js';
 export { createReturn } from './returns.service.js';
 export { toCustomerReturnResource } from './returns.mappers.js';
+export { applyRefundOutcome, refundNamed, settleRefund, type RefundOptions } from './refund-settlement.js';

@@ -8,6 +8,8 @@ import { restockUnits, type StockAllocation } from '../inventory/index.js';
 import { recordOrderMove } from './order-history.js';
 import type { FulfillmentLineItem, OrderLineItemResource } from './orders.mappers.js';
 import { findOrder } from './orders.service.js';
+import { isOuterTransaction } from '../../db/nested-transaction.js';
+import { settleRefund, type RefundOptions } from './refund-settlement.js';
 import { refundLocked } from './refunds.service.js';
 
 type OrderCancel = components['schemas']['OrderCancel'];
@@ -57,21 +59,35 @@ export function unshippedAllocations(allocations: StockAllocation[], shipped: Ma
 }
 
 /** With `refund`, refunds what was paid and not yet refunded (no restock lines: the units are restocked by the cancellation). */
-async function refundRest(tx: Tx, ctx: Ctx, order: Order, input: OrderCancel): Promise<Order> {
+async function refundRest(
+  tx: Tx,
+  ctx: Ctx,
+  order: Order,
+  input: OrderCancel,
+): Promise<{ order: Order; pendingRefund?: string }> {
   const rest = order.total - order.totalRefunded;
-  if (!input.refund || order.financialStatus === 'pending' || rest === 0n) return order;
+  if (!input.refund || order.financialStatus === 'pending' || rest === 0n) return { order };
   const reason = `Order cancelled (${input.reason})`;
-  return (await refundLocked(tx, ctx, order, { amount: Number(rest), reason })).order;
+  const { refund, order: refunded } = await refundLocked(tx, ctx, order, { amount: Number(rest), reason });
+  return { order: refunded, pendingRefund: refund.status === 'pending' ? refund.id : undefined };
 }
 
 /**
  * Cancels an open order in one transaction under its row lock: with `restock` (default) the units not
  * shipped go back to the locations completion took them from, through the inventory ledger; status,
  * cancel_reason and cancelled_at are set, the customer's order_count drops by one; with `refund`, what was
- * paid and not yet refunded is refunded (total_spent drops by it); order.cancelled and order.updated are recorded. 400 when it is already cancelled or fully fulfilled.
+ * paid and not yet refunded is refunded (total_spent drops by it) through the order's provider, asked after
+ * commit as createRefund asks it; order.cancelled and order.updated are recorded. 400 when it is already cancelled
+ * or fully fulfilled.
  */
-export async function cancelOrder(ctx: Ctx, id: string, input: OrderCancel): Promise<Order> {
-  return writeTx(ctx, {}, async (tx) => {
+export async function cancelOrder(
+  ctx: Ctx,
+  id: string,
+  input: OrderCancel,
+  options: RefundOptions = {},
+): Promise<Order> {
+  let pendingRefund: string | undefined;
+  const cancelled = await writeTx(ctx, {}, async (tx) => {
     const before = await findOrder(ctx, tx, id, true);
     if (before.status === 'cancelled') throw new AppError('invalid_request', 'This order is already cancelled.');
     if (before.fulfillmentStatus === 'fulfilled') {
@@ -84,7 +100,8 @@ export async function cancelOrder(ctx: Ctx, id: string, input: OrderCancel): Pro
       const allocations = before.stockAllocations as unknown as StockAllocation[];
       await restockUnits(tx, ctx, unshippedAllocations(allocations, await shippedByPlace(tx, before)));
     }
-    const refunded = await refundRest(tx, ctx, before, input);
+    const { order: refunded, pendingRefund: pending } = await refundRest(tx, ctx, before, input);
+    pendingRefund = pending;
     const after = await tx.order.update({
       where: { id },
       data: { status: 'cancelled', cancelReason: input.reason, cancelledAt: new Date() },
@@ -100,4 +117,6 @@ export async function cancelOrder(ctx: Ctx, id: string, input: OrderCancel): Pro
     });
     return after;
   });
+  if (!pendingRefund || isOuterTransaction(ctx.db)) return cancelled;
+  return (await settleRefund(ctx, pendingRefund, options))?.order ?? cancelled;
 }

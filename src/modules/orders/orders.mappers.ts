@@ -97,6 +97,10 @@ export function toRefundResource(refund: Refund, currency: string): RefundResour
     currency,
     reason: refund.reason,
     line_items: refund.lineItems as RefundLineItem[],
+    status: refund.status as RefundResource['status'],
+    provider: refund.provider as RefundResource['provider'],
+    provider_reference: refund.providerReference,
+    failure_reason: refund.failureReason,
     store_credit_amount: Number(refund.storeCreditAmount),
     created_at: refund.createdAt.toISOString(),
   };

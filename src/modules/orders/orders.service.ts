@@ -64,7 +64,7 @@ export async function listOrders(ctx: Ctx, query: OrderListQuery) {
 /**
  * Creates the order of a completed draft in the caller's transaction (createOrder with the draft's copies), the
  * customer's figures and order.created included. `planned` gives the order's id and creation time when the caller
- * needs them first.
+ * needs them first; `paidBy`, the checkout that paid the draft and its payment.
  */
 export async function createOrderFromDraft(
   tx: Tx,
@@ -73,8 +73,10 @@ export async function createOrderFromDraft(
   items: DraftLineItem[],
   allocations: StockAllocation[] = [],
   planned: { id: string; at: Date } = { id: newId('ord_'), at: new Date() },
+  paidBy: Omit<OrderOrigin, 'summary'> = {},
 ): Promise<Order> {
   return createOrder(tx, ctx, orderOfDraft(ctx, draft, items, allocations, planned), {
+    ...paidBy,
     summary: (orderNumber) => orderCreatedSummary(orderNumber, draft),
   });
 }

@@ -5,6 +5,7 @@ import type { Ctx } from '../../shared/context.js';
 import { AppError, invalidField } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import { writeTx } from '../../shared/write.js';
+import { isOuterTransaction } from '../../db/nested-transaction.js';
 import { restockUnits, stockLocation } from '../inventory/index.js';
 import { recordEvent } from '../store-events/index.js';
 import { refundStoreCreditPart } from './refund-store-credit.js';
@@ -18,6 +19,7 @@ import {
 import { findOrder } from './orders.service.js';
 import { lineIndexOf } from './line-refs.js';
 import { unitsInReturns } from './return-units.js';
+import { paymentOf, settleRefund, type RefundOptions } from './refund-settlement.js';
 
 type RefundCreate = components['schemas']['RefundCreate'];
 
@@ -94,10 +96,17 @@ async function restockLines(
 
 /**
  * Records a refund of a paid order in the caller's transaction, which must hold the order's row lock: the
- * amount is at most what was paid minus what was refunded before; the restock lines' units go back through
- * the inventory ledger; total_refunded and financial_status (partially_refunded, refunded) follow; the
- * customer's total_spent drops by the amount; refund.created, order.refunded and order.updated are recorded. The part
- * the order paid with store credit goes back to the customer's store credit first (refund-store-credit.ts).
+ * amount is at most what was paid minus what was refunded before (pending refunds count); the restock lines' units
+ * go back through the inventory ledger; total_refunded and financial_status (partially_refunded, refunded) follow;
+ * the customer's total_spent drops by the amount; refund.created, order.refunded and order.updated are recorded.
+ * The part the order paid with store credit goes back to the customer's store credit first, here and for good
+ * (refund-store-credit.ts); only the rest goes back through the provider that took the order's payment: `manual`
+ * (or an order paid without a provider) is recorded as succeeded at once (refund.succeeded), as is a refund with
+ * no money left for a provider (all store credit: provider `store_credit`; units only); `test` and `stripe` are
+ * recorded pending, and the provider is asked after commit (settleRefund), never inside this transaction. A
+ * `settle-refund` job is enqueued with the refund, so a pending refund is settled even when nobody calls
+ * settleRefund (a crash, an outer transaction): at once after commit in an outer transaction, else as a backstop a
+ * minute later.
  */
 export async function refundLocked(
   tx: Tx,
@@ -136,6 +145,11 @@ export async function refundLocked(
     amount,
     method: input.store_credit_refund_method,
   });
+  // Only the money left after the store credit part goes to the provider; with none left (all of it store credit,
+  // or units only) no provider is asked.
+  const money = amount - storeCredit;
+  const provider = storeCredit > 0n && money === 0n ? 'store_credit' : paymentOf(before).provider;
+  const settled = provider === 'manual' || money === 0n;
   const refund = await tx.refund.create({
     data: {
       id: refundId,
@@ -144,6 +158,8 @@ export async function refundLocked(
       amount,
       reason: input.reason ?? null,
       lineItems: lines,
+      provider,
+      status: settled ? 'succeeded' : 'pending',
       storeCreditAmount: storeCredit,
     },
   });
@@ -162,6 +178,24 @@ export async function refundLocked(
     summary: `Refund of ${amount} ${order.currency} on order #${order.orderNumber}`,
     payload: toRefundResource(refund, order.currency),
   });
+  if (settled) {
+    await recordEvent(tx, ctx, {
+      type: 'refund.succeeded',
+      resourceType: 'refund',
+      resourceId: refund.id,
+      summary: `Refund of ${amount} ${order.currency} on order #${order.orderNumber} recorded (${provider})`,
+      payload: toRefundResource(refund, order.currency),
+    });
+  } else {
+    // Asked of the provider by the caller after commit; this job settles it if nobody does (retried until answered).
+    const startAfter = isOuterTransaction(ctx.db) ? 0 : SETTLE_BACKSTOP_SECONDS;
+    await ctx.jobs.enqueue(
+      tx,
+      'settle-refund',
+      { v: 1, projectId: ctx.project.id, refundId: refund.id },
+      { startAfter },
+    );
+  }
   await recordOrderMove(tx, ctx, {
     before,
     after: order,
@@ -174,16 +208,26 @@ export async function refundLocked(
   return { refund, order };
 }
 
+// A refund the request settles itself is left to the job only if the request dies first: a minute is ample.
+const SETTLE_BACKSTOP_SECONDS = 60;
+
 /**
- * Refunds (part of) a paid order in one transaction under the order's row lock, so concurrent refunds queue
- * and never exceed what was paid. No payment provider is called: the merchant's refund is recorded.
+ * Refunds (part of) a paid order: recorded in one transaction under the order's row lock, so concurrent refunds
+ * queue and never exceed what was paid; then, with no transaction open, the order's provider is asked and the
+ * answer settled (settleRefund), so the refund answered is succeeded, failed, or pending when the provider has
+ * not answered yet (or when the request runs inside an Idempotency-Key's transaction: its job asks after commit).
  */
 export async function createRefund(
   ctx: Ctx,
   orderId: string,
   input: RefundCreate,
+  options: RefundOptions = {},
 ): Promise<{ refund: Refund; order: Order }> {
-  return writeTx(ctx, {}, async (tx) => refundLocked(tx, ctx, await findOrder(ctx, tx, orderId, true), input));
+  const recorded = await writeTx(ctx, {}, async (tx) =>
+    refundLocked(tx, ctx, await findOrder(ctx, tx, orderId, true), input),
+  );
+  if (recorded.refund.status !== 'pending' || isOuterTransaction(ctx.db)) return recorded;
+  return (await settleRefund(ctx, recorded.refund.id, options)) ?? recorded;
 }
 
 /** The order's refunds, oldest first; 404 for an order of another project. */

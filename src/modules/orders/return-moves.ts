@@ -9,6 +9,8 @@ import { restockUnits, stockLocation } from '../inventory/index.js';
 import { recordEmail } from '../platform/index.js';
 import { lineLabel } from './line-refs.js';
 import type { OrderLineItemResource } from './orders.mappers.js';
+import { isOuterTransaction } from '../../db/nested-transaction.js';
+import { settleRefund, type RefundOptions } from './refund-settlement.js';
 import { refundLocked } from './refunds.service.js';
 import { renderReturnDecision, type ReturnDecision } from './return-decision.email.js';
 import { paidForUnits, receivedLines } from './return-lines.js';
@@ -118,10 +120,16 @@ export async function receiveReturn(ctx: Ctx, id: string, input: Schemas['Return
  * Closes a received return (400 otherwise) in one transaction under the order's row lock, with a refund through
  * the refunds service's refundLocked (as createOrderRefund) when there is an amount: `refund_amount`, else what
  * the units paid capped at what is left to refund (nothing for an unpaid order); the order's store credit part
- * goes back first, as `store_credit_refund_method` says. Records return.closed (and the refund's events).
+ * goes back first, as `store_credit_refund_method` says. Records return.closed (and the refund's events). A
+ * refund through a provider is recorded pending and the provider asked after commit, as createRefund asks it.
  */
-export async function closeReturn(ctx: Ctx, id: string, input: Schemas['ReturnClose']): Promise<Return> {
-  return writeTx(ctx, {}, async (tx) => {
+export async function closeReturn(
+  ctx: Ctx,
+  id: string,
+  input: Schemas['ReturnClose'],
+  options: RefundOptions = {},
+): Promise<Return> {
+  const closed = await writeTx(ctx, {}, async (tx) => {
     const { row, order } = await lockReturn(tx, ctx, id);
     expectStatus(row, ['received'], 'closed');
     const items = order.lineItems as OrderLineItemResource[];
@@ -151,6 +159,8 @@ export async function closeReturn(ctx: Ctx, id: string, input: Schemas['ReturnCl
       summary: refundId ? `closed with a refund of ${amount} ${order.currency}` : 'closed without a refund',
     });
   });
+  if (closed.refundId && !isOuterTransaction(ctx.db)) await settleRefund(ctx, closed.refundId, options);
+  return closed;
 }
 
 /** The refunds service names its `amount` field; this operation's body calls it `refund_amount`. */

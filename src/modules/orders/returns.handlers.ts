@@ -36,9 +36,11 @@ export const returnHandlers = {
     status: 200,
     body: { data: toReturnResource(await receiveReturn(ctx, path.id, body)) },
   }),
-  closeReturn: async ({ path, body, ctx }) => ({
+  closeReturn: async ({ path, body, ctx, deps }) => ({
     status: 200,
-    body: { data: toReturnResource(await closeReturn(ctx, path.id, body ?? {})) },
+    body: {
+      data: toReturnResource(await closeReturn(ctx, path.id, body ?? {}, { stripeApiBase: deps.config.stripeApiBase })),
+    },
   }),
   cancelReturn: async ({ path, ctx }) => ({
     status: 200,

@@ -1,8 +1,13 @@
 import type { Database, Tx } from '../../db/client.js';
 
-/** The platform area's hand-written statement (tagged raw SQL, values bound). */
+/** The platform area's hand-written statements (tagged raw SQL, values bound). */
 
 /** Sends `payload` on `channel` to every listening process when the caller's transaction commits (at once without one). */
 export async function notifyChannel(db: Database | Tx, channel: string, payload: string): Promise<void> {
   await db.$executeRaw`SELECT pg_notify(${channel}, ${payload})`;
+}
+
+/** Locks the project's row until the caller's transaction ends (concurrent settings changes queue). */
+export async function lockProject(tx: Tx, id: string): Promise<void> {
+  await tx.$queryRaw`SELECT id FROM projects WHERE id = ${id} FOR UPDATE`;
 }

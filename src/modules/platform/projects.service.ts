@@ -2,11 +2,12 @@ import { randomBytes } from 'node:crypto';
 import type { Database } from '../../db/client.js';
 import type { components } from '../../generated/openapi.js';
 import type { Prisma, Project } from '../../generated/prisma/client.js';
-import { notFound } from '../../shared/errors.js';
+import { invalidField, notFound } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import type { AppDeps } from '../../app-deps.js';
 import { generateToken, hashToken, type KeyMode, type KeyType } from './api-keys.js';
 import { notifyAuthChanged } from './auth-cache.js';
+import { lockProject } from './platform.sql.js';
 
 type ProjectCreate = components['schemas']['ProjectCreate'];
 type ProjectUpdate = components['schemas']['ProjectUpdate'];
@@ -29,8 +30,23 @@ export interface ProjectWithDefault {
   defaultLocationId: string;
 }
 
+/**
+ * 400 when the project would pay through Stripe without a Stripe secret key (every checkout would fail): the key is
+ * set with the choice, or before it, and is not removed while Stripe is chosen.
+ */
+function requireStripeKey(provider: string, secretKey: string | null, field: 'payment_provider' | 'stripe_secret_key') {
+  if (provider !== 'stripe' || secretKey) return;
+  throw invalidField(
+    field,
+    field === 'payment_provider'
+      ? "payment_provider stripe needs the project's Stripe secret key: send stripe_secret_key (sk_... or rk_...) with it."
+      : 'The project pays through Stripe (payment_provider stripe), so its stripe_secret_key cannot be removed; choose another payment_provider first.',
+  );
+}
+
 /** Creates a project, its default location and its four keys in one transaction; tokens are returned once. */
 export async function createProject(db: Database, input: ProjectCreate) {
+  requireStripeKey(input.payment_provider ?? 'manual', input.stripe_secret_key ?? null, 'payment_provider');
   return db.$transaction(async (tx) => {
     const project = await tx.project.create({
       data: {
@@ -103,7 +119,14 @@ export async function updateProject(
   input: ProjectUpdate,
 ): Promise<ProjectWithDefault> {
   const updated = await db.$transaction(async (tx) => {
-    await getProject(tx, id);
+    // Locked: two updates racing (one removing the Stripe key, one choosing Stripe) cannot both pass the check.
+    await lockProject(tx, id);
+    const { project: current } = await getProject(tx, id);
+    requireStripeKey(
+      input.payment_provider ?? current.paymentProvider,
+      input.stripe_secret_key === undefined ? current.stripeSecretKey : input.stripe_secret_key,
+      input.payment_provider === undefined ? 'stripe_secret_key' : 'payment_provider',
+    );
     await tx.project.update({
       where: { id },
       data: {

@@ -15,8 +15,6 @@ export const NOT_YET_EMITTED: Readonly<Partial<Record<EventType, string>>> = {
   'promotion.created': 'promotions are not built yet',
   'promotion.updated': 'promotions are not built yet',
   'promotion.deleted': 'promotions are not built yet',
-  'refund.succeeded': 'refunds are recorded without a payment provider, so none succeeds or fails later',
-  'refund.failed': 'refunds are recorded without a payment provider, so none succeeds or fails later',
 };
 
 /** Why `type` cannot be subscribed to yet, or null when an operation emits it. */

@@ -5,6 +5,7 @@ import { BERLIN, withSecret } from '../../factories/checkout.factory.js';
 import { addItems, createDraftOrder, readDraft } from '../../factories/draft-order.factory.js';
 import { storefront } from '../../factories/customer-auth.factory.js';
 import { createProject, type CreatedProject } from '../../factories/project.factory.js';
+import { createWebhook } from '../../factories/webhook.factory.js';
 import { json } from '../../setup/http.js';
 import { byId } from '../../setup/requests.js';
 import { useApp } from '../../setup/store.js';
@@ -210,6 +211,31 @@ describe('completeCheckout of a draft', () => {
     expect(done.response.status).toBe(201);
     expect(done.data!.data).toMatchObject({ draft_order_id: draftId, financial_status: 'paid' });
     expect((await readDraft(api, draftId)).status).toBe('completed');
+  });
+
+  test("order.created's webhook payload carries the checkout and its payment (the order is created with them)", async () => {
+    const webhook = await createWebhook(api, 'https://pay-link-hooks.example.com/', { events: ['order.created'] });
+    try {
+      const { draftId, payUrl } = await sentDraft('hooked@example.com');
+      const { checkout, secret } = await openCheckout(payUrl);
+      const done = await complete(checkout.id, secret);
+      expect(done.response.status).toBe(201);
+      const order = done.data!.data as Order;
+      const [delivery] = await app.deps.db.webhookDelivery.findMany({ where: { subscriptionId: webhook.id } });
+      const event = await app.deps.db.webhookEvent.findUniqueOrThrow({ where: { id: delivery.eventId } });
+      const payload = JSON.parse(event.body) as { type: string; data: Order };
+      expect(payload.type).toBe('order.created');
+      expect(payload.data).toMatchObject({
+        id: order.id,
+        draft_order_id: draftId,
+        checkout_id: checkout.id,
+        payments: [
+          { provider: 'test', status: 'succeeded', amount: order.total, reference: order.payments[0].reference },
+        ],
+      });
+    } finally {
+      await api.DELETE('/v1/webhooks/{id}', byId(webhook.id));
+    }
   });
 
   test('a declined payment leaves the draft open and unpaid', async () => {

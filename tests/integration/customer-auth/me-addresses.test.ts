@@ -35,6 +35,30 @@ async function add(session: AuthSession, body: AddressCreate) {
 }
 
 describe('createCurrentCustomerAddress', () => {
+  test('at most 100 addresses per customer: the 101st answers 400 and is not written; after a delete one fits again', async () => {
+    const session = await registerCustomer(shop());
+    const rows = Array.from({ length: 99 }, (_, i) => ({
+      id: `addr_cap${String(i).padStart(23, '0')}`,
+      customerId: session.customer.id,
+      line1: `Friedrichstrasse ${i + 1}`,
+      city: 'Berlin',
+      country: 'DE',
+    }));
+    await app.deps.db.customerAddress.createMany({ data: rows });
+    const hundredth = await add(session, berlin);
+    const refused = await me(session).POST('/v1/me/addresses', { body: berlin });
+    expect(refused.response.status).toBe(400);
+    expect(refused.error).toEqual({
+      error: {
+        code: 'invalid_request',
+        message: 'A customer has at most 100 addresses; delete one before adding another.',
+      },
+    });
+    expect(await app.deps.db.customerAddress.count({ where: { customerId: session.customer.id } })).toBe(100);
+    expect((await me(session).DELETE('/v1/me/addresses/{id}', byId(hundredth.id))).response.status).toBe(204);
+    await add(session, berlin);
+  });
+
   test("adds to the customer's own address book, the one the merchant sees under /v1/customers/{id}/addresses", async () => {
     const session = await registerCustomer(shop());
     const address = await add(session, { ...berlin, phone: '+49 30 1234567' });

@@ -176,6 +176,7 @@ describe('listCurrentCustomerOrders', () => {
       'currency',
       'id',
       'line_items',
+      'status',
       'store_credit_amount',
     ]);
     expect(JSON.stringify(seen)).not.toContain('Suspected reseller');

@@ -75,6 +75,10 @@ describe('createOrderRefund', () => {
       currency: 'EUR',
       reason: 'Late delivery',
       line_items: [],
+      status: 'succeeded',
+      provider: 'manual',
+      provider_reference: null,
+      failure_reason: null,
     });
     expect(first.data!.data.id).toMatch(/^rfnd_[0-9a-z]{26}$/);
     expect(await readOrder(order.id)).toMatchObject({ financial_status: 'partially_refunded', total_refunded: 4000 });
@@ -109,7 +113,8 @@ describe('createOrderRefund', () => {
     const refundEvents = await api.GET('/v1/events', {
       params: { query: { resource_type: 'refund', resource_id: first.data!.data.id } },
     });
-    expect(refundEvents.data!.data.map((e) => e.type)).toEqual(['refund.created']);
+    // manual: the merchant returned the money elsewhere, so the refund is recorded as succeeded at once.
+    expect(refundEvents.data!.data.map((e) => e.type)).toEqual(['refund.succeeded', 'refund.created']);
   });
 
   test('more than is left to refund is 400 on amount; a pending order is 400; an unknown order is 404; nothing is written', async () => {

@@ -12,6 +12,8 @@ import { openapiJson } from '../../../src/generated/document.js';
 import { NOT_YET_EMITTED } from '../../../src/modules/store-events/index.js';
 import { OutboundAgent } from '../../../src/shared/outbound.js';
 import { createProduct } from '../../factories/catalog.factory.js';
+import { BERLIN, startCheckout, withSecret } from '../../factories/checkout.factory.js';
+import { storefront } from '../../factories/customer-auth.factory.js';
 import { createCustomer } from '../../factories/customer.factory.js';
 import { addItems, createDraftOrder } from '../../factories/draft-order.factory.js';
 import { createProject } from '../../factories/project.factory.js';
@@ -65,6 +67,11 @@ const ok = async <T extends { response: Response; error?: unknown }>(call: Promi
   return answer;
 };
 const location = () => store.project.default_location_id;
+
+/** Switches the store's payment provider (platform API). */
+async function useProvider(payment_provider: 'manual' | 'test'): Promise<void> {
+  await ok(app.platform.PATCH('/platform/v1/projects/{id}', { ...byId(store.project.id), body: { payment_provider } }));
+}
 
 async function completedOrder(api: CommerceClient, variantId: string, quantity: number): Promise<string> {
   const draft = await createDraftOrder(api, { currency: store.project.currency });
@@ -235,6 +242,32 @@ const EMITTERS: Step[] = [
       await ok(api.POST('/v1/returns/{id}/reject', { ...byId(rejected.id), body: { message: 'Worn.' } }));
       const cancelled = (await ok(api.POST('/v1/orders/{id}/returns', { ...byId(state.order), body }))).data!.data;
       await ok(api.POST('/v1/returns/{id}/cancel', byId(cancelled.id)));
+    },
+  },
+  {
+    emits: ['refund.succeeded', 'refund.failed'],
+    requests:
+      'POST /v1/orders/{id}/refunds of a manual order (succeeded at once), and of a checkout order paid with the test provider token tok_test_refund_fails (failed)',
+    run: async (api, state) => {
+      await ok(api.POST('/v1/orders/{id}/refunds', { ...byId(state.order), body: { amount: 100 } }));
+      await useProvider('test');
+      try {
+        const shop = storefront(app, store.keys.publishable_test.token);
+        const lines = [{ variant_id: state.variant, quantity: 1 }];
+        const body = { currency: store.project.currency, email: 'jane@example.com', shipping_address: BERLIN, lines };
+        const started = await startCheckout(shop, body);
+        const paid = await ok(
+          shop.POST('/v1/checkouts/{id}/complete', {
+            ...withSecret(started.checkout.id, started.secret),
+            body: { payment: { token: 'tok_test_refund_fails' } },
+          }),
+        );
+        const order = (paid.data!.data as { id: string }).id;
+        const refused = await ok(api.POST('/v1/orders/{id}/refunds', { ...byId(order), body: { amount: 100 } }));
+        expect(refused.data!.data.status).toBe('failed');
+      } finally {
+        await useProvider('manual');
+      }
     },
   },
   {

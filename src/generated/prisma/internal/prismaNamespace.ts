@@ -426,6 +426,7 @@ export const ModelName = {
   Fulfillment: 'Fulfillment',
   Return: 'Return',
   Refund: 'Refund',
+  UnplacedPayment: 'UnplacedPayment',
   ShippingZone: 'ShippingZone',
   ShippingRate: 'ShippingRate',
   CustomerSession: 'CustomerSession',
@@ -473,7 +474,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "project" | "rateWindow" | "usageWarning" | "apiKey" | "location" | "idempotencyKey" | "storeEvent" | "outboxEmail" | "customer" | "customerAddress" | "customerNote" | "product" | "variant" | "collection" | "collectionProduct" | "file" | "inventoryLevel" | "inventoryReservation" | "inventoryAdjustment" | "webhookSubscription" | "webhookEvent" | "webhookDelivery" | "projectCounter" | "draftOrder" | "draftLineItem" | "order" | "fulfillment" | "return" | "refund" | "shippingZone" | "shippingRate" | "customerSession" | "refreshToken" | "passwordResetToken" | "loginThrottle" | "metafieldDefinition" | "metafieldValue" | "customerGroup" | "customerGroupMember" | "company" | "companyAddress" | "companyContact" | "priceList" | "priceListPrice" | "searchProduct" | "searchTitleWord" | "searchTerm" | "synonymGroup" | "merchandisingRule" | "searchQuery" | "searchQueryStat" | "searchQueryClient" | "searchSuggestionBlock" | "jobWorkerHeartbeat" | "checkout" | "checkoutLine" | "purchaseOrder" | "purchaseOrderLine" | "navigationMenu" | "storeCreditAccount" | "storeCreditTransaction"
+    modelProps: "project" | "rateWindow" | "usageWarning" | "apiKey" | "location" | "idempotencyKey" | "storeEvent" | "outboxEmail" | "customer" | "customerAddress" | "customerNote" | "product" | "variant" | "collection" | "collectionProduct" | "file" | "inventoryLevel" | "inventoryReservation" | "inventoryAdjustment" | "webhookSubscription" | "webhookEvent" | "webhookDelivery" | "projectCounter" | "draftOrder" | "draftLineItem" | "order" | "fulfillment" | "return" | "refund" | "unplacedPayment" | "shippingZone" | "shippingRate" | "customerSession" | "refreshToken" | "passwordResetToken" | "loginThrottle" | "metafieldDefinition" | "metafieldValue" | "customerGroup" | "customerGroupMember" | "company" | "companyAddress" | "companyContact" | "priceList" | "priceListPrice" | "searchProduct" | "searchTitleWord" | "searchTerm" | "synonymGroup" | "merchandisingRule" | "searchQuery" | "searchQueryStat" | "searchQueryClient" | "searchSuggestionBlock" | "jobWorkerHeartbeat" | "checkout" | "checkoutLine" | "purchaseOrder" | "purchaseOrderLine" | "navigationMenu" | "storeCreditAccount" | "storeCreditTransaction"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -2620,6 +2621,80 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         count: {
           args: Prisma.RefundCountArgs<ExtArgs>
           result: runtime.Types.Utils.Optional<Prisma.RefundCountAggregateOutputType> | number
+        }
+      }
+    }
+    UnplacedPayment: {
+      payload: Prisma.$UnplacedPaymentPayload<ExtArgs>
+      fields: Prisma.UnplacedPaymentFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.UnplacedPaymentFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$UnplacedPaymentPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.UnplacedPaymentFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$UnplacedPaymentPayload>
+        }
+        findFirst: {
+          args: Prisma.UnplacedPaymentFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$UnplacedPaymentPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.UnplacedPaymentFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$UnplacedPaymentPayload>
+        }
+        findMany: {
+          args: Prisma.UnplacedPaymentFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$UnplacedPaymentPayload>[]
+        }
+        create: {
+          args: Prisma.UnplacedPaymentCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$UnplacedPaymentPayload>
+        }
+        createMany: {
+          args: Prisma.UnplacedPaymentCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.UnplacedPaymentCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$UnplacedPaymentPayload>[]
+        }
+        delete: {
+          args: Prisma.UnplacedPaymentDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$UnplacedPaymentPayload>
+        }
+        update: {
+          args: Prisma.UnplacedPaymentUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$UnplacedPaymentPayload>
+        }
+        deleteMany: {
+          args: Prisma.UnplacedPaymentDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.UnplacedPaymentUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.UnplacedPaymentUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$UnplacedPaymentPayload>[]
+        }
+        upsert: {
+          args: Prisma.UnplacedPaymentUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$UnplacedPaymentPayload>
+        }
+        aggregate: {
+          args: Prisma.UnplacedPaymentAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateUnplacedPayment>
+        }
+        groupBy: {
+          args: Prisma.UnplacedPaymentGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.UnplacedPaymentGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.UnplacedPaymentCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.UnplacedPaymentCountAggregateOutputType> | number
         }
       }
     }
@@ -5541,11 +5616,33 @@ export const RefundScalarFieldEnum = {
   amount: 'amount',
   reason: 'reason',
   lineItems: 'lineItems',
+  status: 'status',
+  provider: 'provider',
+  providerReference: 'providerReference',
+  failureReason: 'failureReason',
   storeCreditAmount: 'storeCreditAmount',
   createdAt: 'createdAt'
 } as const
 
 export type RefundScalarFieldEnum = (typeof RefundScalarFieldEnum)[keyof typeof RefundScalarFieldEnum]
+
+
+export const UnplacedPaymentScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  checkoutId: 'checkoutId',
+  provider: 'provider',
+  reference: 'reference',
+  amount: 'amount',
+  currency: 'currency',
+  refundStatus: 'refundStatus',
+  refundReference: 'refundReference',
+  failureReason: 'failureReason',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type UnplacedPaymentScalarFieldEnum = (typeof UnplacedPaymentScalarFieldEnum)[keyof typeof UnplacedPaymentScalarFieldEnum]
 
 
 export const ShippingZoneScalarFieldEnum = {
@@ -6385,6 +6482,7 @@ export type GlobalOmitConfig = {
   fulfillment?: Prisma.FulfillmentOmit
   return?: Prisma.ReturnOmit
   refund?: Prisma.RefundOmit
+  unplacedPayment?: Prisma.UnplacedPaymentOmit
   shippingZone?: Prisma.ShippingZoneOmit
   shippingRate?: Prisma.ShippingRateOmit
   customerSession?: Prisma.CustomerSessionOmit

@@ -80,6 +80,7 @@ export const ModelName = {
   Fulfillment: 'Fulfillment',
   Return: 'Return',
   Refund: 'Refund',
+  UnplacedPayment: 'UnplacedPayment',
   ShippingZone: 'ShippingZone',
   ShippingRate: 'ShippingRate',
   CustomerSession: 'CustomerSession',
@@ -657,11 +658,33 @@ export const RefundScalarFieldEnum = {
   amount: 'amount',
   reason: 'reason',
   lineItems: 'lineItems',
+  status: 'status',
+  provider: 'provider',
+  providerReference: 'providerReference',
+  failureReason: 'failureReason',
   storeCreditAmount: 'storeCreditAmount',
   createdAt: 'createdAt'
 } as const
 
 export type RefundScalarFieldEnum = (typeof RefundScalarFieldEnum)[keyof typeof RefundScalarFieldEnum]
+
+
+export const UnplacedPaymentScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  checkoutId: 'checkoutId',
+  provider: 'provider',
+  reference: 'reference',
+  amount: 'amount',
+  currency: 'currency',
+  refundStatus: 'refundStatus',
+  refundReference: 'refundReference',
+  failureReason: 'failureReason',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type UnplacedPaymentScalarFieldEnum = (typeof UnplacedPaymentScalarFieldEnum)[keyof typeof UnplacedPaymentScalarFieldEnum]
 
 
 export const ShippingZoneScalarFieldEnum = {

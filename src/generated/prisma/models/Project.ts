@@ -447,6 +447,7 @@ export type ProjectWhereInput = {
   shippingZones?: Prisma.ShippingZoneListRelationFilter
   shippingRates?: Prisma.ShippingRateListRelationFilter
   checkouts?: Prisma.CheckoutListRelationFilter
+  unplacedPayments?: Prisma.UnplacedPaymentListRelationFilter
   purchaseOrders?: Prisma.PurchaseOrderListRelationFilter
   navigationMenus?: Prisma.NavigationMenuListRelationFilter
   webhookSubscriptions?: Prisma.WebhookSubscriptionListRelationFilter
@@ -505,6 +506,7 @@ export type ProjectOrderByWithRelationInput = {
   shippingZones?: Prisma.ShippingZoneOrderByRelationAggregateInput
   shippingRates?: Prisma.ShippingRateOrderByRelationAggregateInput
   checkouts?: Prisma.CheckoutOrderByRelationAggregateInput
+  unplacedPayments?: Prisma.UnplacedPaymentOrderByRelationAggregateInput
   purchaseOrders?: Prisma.PurchaseOrderOrderByRelationAggregateInput
   navigationMenus?: Prisma.NavigationMenuOrderByRelationAggregateInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionOrderByRelationAggregateInput
@@ -566,6 +568,7 @@ export type ProjectWhereUniqueInput = Prisma.AtLeast<{
   shippingZones?: Prisma.ShippingZoneListRelationFilter
   shippingRates?: Prisma.ShippingRateListRelationFilter
   checkouts?: Prisma.CheckoutListRelationFilter
+  unplacedPayments?: Prisma.UnplacedPaymentListRelationFilter
   purchaseOrders?: Prisma.PurchaseOrderListRelationFilter
   navigationMenus?: Prisma.NavigationMenuListRelationFilter
   webhookSubscriptions?: Prisma.WebhookSubscriptionListRelationFilter
@@ -694,6 +697,7 @@ export type ProjectCreateInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  unplacedPayments?: Prisma.UnplacedPaymentCreateNestedManyWithoutProjectInput
   purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
   navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
@@ -752,6 +756,7 @@ export type ProjectUncheckedCreateInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  unplacedPayments?: Prisma.UnplacedPaymentUncheckedCreateNestedManyWithoutProjectInput
   purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
   navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
@@ -810,6 +815,7 @@ export type ProjectUpdateInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  unplacedPayments?: Prisma.UnplacedPaymentUpdateManyWithoutProjectNestedInput
   purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
   navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
@@ -868,6 +874,7 @@ export type ProjectUncheckedUpdateInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  unplacedPayments?: Prisma.UnplacedPaymentUncheckedUpdateManyWithoutProjectNestedInput
   purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
   navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
@@ -1344,6 +1351,20 @@ export type ProjectUpdateOneRequiredWithoutOrdersNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.ProjectUpdateToOneWithWhereWithoutOrdersInput, Prisma.ProjectUpdateWithoutOrdersInput>, Prisma.ProjectUncheckedUpdateWithoutOrdersInput>
 }
 
+export type ProjectCreateNestedOneWithoutUnplacedPaymentsInput = {
+  create?: Prisma.XOR<Prisma.ProjectCreateWithoutUnplacedPaymentsInput, Prisma.ProjectUncheckedCreateWithoutUnplacedPaymentsInput>
+  connectOrCreate?: Prisma.ProjectCreateOrConnectWithoutUnplacedPaymentsInput
+  connect?: Prisma.ProjectWhereUniqueInput
+}
+
+export type ProjectUpdateOneRequiredWithoutUnplacedPaymentsNestedInput = {
+  create?: Prisma.XOR<Prisma.ProjectCreateWithoutUnplacedPaymentsInput, Prisma.ProjectUncheckedCreateWithoutUnplacedPaymentsInput>
+  connectOrCreate?: Prisma.ProjectCreateOrConnectWithoutUnplacedPaymentsInput
+  upsert?: Prisma.ProjectUpsertWithoutUnplacedPaymentsInput
+  connect?: Prisma.ProjectWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.ProjectUpdateToOneWithWhereWithoutUnplacedPaymentsInput, Prisma.ProjectUpdateWithoutUnplacedPaymentsInput>, Prisma.ProjectUncheckedUpdateWithoutUnplacedPaymentsInput>
+}
+
 export type ProjectCreateNestedOneWithoutShippingZonesInput = {
   create?: Prisma.XOR<Prisma.ProjectCreateWithoutShippingZonesInput, Prisma.ProjectUncheckedCreateWithoutShippingZonesInput>
   connectOrCreate?: Prisma.ProjectCreateOrConnectWithoutShippingZonesInput
@@ -1563,6 +1584,7 @@ export type ProjectCreateWithoutRateWindowsInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  unplacedPayments?: Prisma.UnplacedPaymentCreateNestedManyWithoutProjectInput
   purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
   navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
@@ -1620,6 +1642,7 @@ export type ProjectUncheckedCreateWithoutRateWindowsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  unplacedPayments?: Prisma.UnplacedPaymentUncheckedCreateNestedManyWithoutProjectInput
   purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
   navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
@@ -1693,6 +1716,7 @@ export type ProjectUpdateWithoutRateWindowsInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  unplacedPayments?: Prisma.UnplacedPaymentUpdateManyWithoutProjectNestedInput
   purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
   navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
@@ -1750,6 +1774,7 @@ export type ProjectUncheckedUpdateWithoutRateWindowsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  unplacedPayments?: Prisma.UnplacedPaymentUncheckedUpdateManyWithoutProjectNestedInput
   purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
   navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
@@ -1807,6 +1832,7 @@ export type ProjectCreateWithoutUsageWarningsInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  unplacedPayments?: Prisma.UnplacedPaymentCreateNestedManyWithoutProjectInput
   purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
   navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
@@ -1864,6 +1890,7 @@ export type ProjectUncheckedCreateWithoutUsageWarningsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  unplacedPayments?: Prisma.UnplacedPaymentUncheckedCreateNestedManyWithoutProjectInput
   purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
   navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
@@ -1937,6 +1964,7 @@ export type ProjectUpdateWithoutUsageWarningsInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  unplacedPayments?: Prisma.UnplacedPaymentUpdateManyWithoutProjectNestedInput
   purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
   navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
@@ -1994,6 +2022,7 @@ export type ProjectUncheckedUpdateWithoutUsageWarningsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  unplacedPayments?: Prisma.UnplacedPaymentUncheckedUpdateManyWithoutProjectNestedInput
   purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
   navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
@@ -2051,6 +2080,7 @@ export type ProjectCreateWithoutApiKeysInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  unplacedPayments?: Prisma.UnplacedPaymentCreateNestedManyWithoutProjectInput
   purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
   navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
@@ -2108,6 +2138,7 @@ export type ProjectUncheckedCreateWithoutApiKeysInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  unplacedPayments?: Prisma.UnplacedPaymentUncheckedCreateNestedManyWithoutProjectInput
   purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
   navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
@@ -2181,6 +2212,7 @@ export type ProjectUpdateWithoutApiKeysInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  unplacedPayments?: Prisma.UnplacedPaymentUpdateManyWithoutProjectNestedInput
   purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
   navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
@@ -2238,6 +2270,7 @@ export type ProjectUncheckedUpdateWithoutApiKeysInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  unplacedPayments?: Prisma.UnplacedPaymentUncheckedUpdateManyWithoutProjectNestedInput
   purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
   navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
@@ -2295,6 +2328,7 @@ export type ProjectCreateWithoutLocationsInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  unplacedPayments?: Prisma.UnplacedPaymentCreateNestedManyWithoutProjectInput
   purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
   navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
@@ -2352,6 +2386,7 @@ export type ProjectUncheckedCreateWithoutLocationsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  unplacedPayments?: Prisma.UnplacedPaymentUncheckedCreateNestedManyWithoutProjectInput
   purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
   navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
@@ -2425,6 +2460,7 @@ export type ProjectUpdateWithoutLocationsInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  unplacedPayments?: Prisma.UnplacedPaymentUpdateManyWithoutProjectNestedInput
   purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
   navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
@@ -2482,6 +2518,7 @@ export type ProjectUncheckedUpdateWithoutLocationsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  unplacedPayments?: Prisma.UnplacedPaymentUncheckedUpdateManyWithoutProjectNestedInput
   purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
   navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
@@ -2539,6 +2576,7 @@ export type ProjectCreateWithoutStoreEventsInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  unplacedPayments?: Prisma.UnplacedPaymentCreateNestedManyWithoutProjectInput
   purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
   navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
@@ -2596,6 +2634,7 @@ export type ProjectUncheckedCreateWithoutStoreEventsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  unplacedPayments?: Prisma.UnplacedPaymentUncheckedCreateNestedManyWithoutProjectInput
   purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
   navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
@@ -2669,6 +2708,7 @@ export type ProjectUpdateWithoutStoreEventsInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  unplacedPayments?: Prisma.UnplacedPaymentUpdateManyWithoutProjectNestedInput
   purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
   navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
@@ -2726,6 +2766,7 @@ export type ProjectUncheckedUpdateWithoutStoreEventsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  unplacedPayments?: Prisma.UnplacedPaymentUncheckedUpdateManyWithoutProjectNestedInput
   purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
   navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
@@ -2783,6 +2824,7 @@ export type ProjectCreateWithoutOutboxEmailsInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  unplacedPayments?: Prisma.UnplacedPaymentCreateNestedManyWithoutProjectInput
   purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
   navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
@@ -2840,6 +2882,7 @@ export type ProjectUncheckedCreateWithoutOutboxEmailsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  unplacedPayments?: Prisma.UnplacedPaymentUncheckedCreateNestedManyWithoutProjectInput
   purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
   navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
@@ -2913,6 +2956,7 @@ export type ProjectUpdateWithoutOutboxEmailsInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  unplacedPayments?: Prisma.UnplacedPaymentUpdateManyWithoutProjectNestedInput
   purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
   navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
@@ -2970,6 +3014,7 @@ export type ProjectUncheckedUpdateWithoutOutboxEmailsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  unplacedPayments?: Prisma.UnplacedPaymentUncheckedUpdateManyWithoutProjectNestedInput
   purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
   navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
@@ -3027,6 +3072,7 @@ export type ProjectCreateWithoutCustomersInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  unplacedPayments?: Prisma.UnplacedPaymentCreateNestedManyWithoutProjectInput
   purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
   navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
@@ -3084,6 +3130,7 @@ export type ProjectUncheckedCreateWithoutCustomersInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  unplacedPayments?: Prisma.UnplacedPaymentUncheckedCreateNestedManyWithoutProjectInput
   purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
   navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
@@ -3157,6 +3204,7 @@ export type ProjectUpdateWithoutCustomersInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  unplacedPayments?: Prisma.UnplacedPaymentUpdateManyWithoutProjectNestedInput
   purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
   navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
@@ -3214,6 +3262,7 @@ export type ProjectUncheckedUpdateWithoutCustomersInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  unplacedPayments?: Prisma.UnplacedPaymentUncheckedUpdateManyWithoutProjectNestedInput
   purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
   navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
@@ -3271,6 +3320,7 @@ export type ProjectCreateWithoutProductsInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  unplacedPayments?: Prisma.UnplacedPaymentCreateNestedManyWithoutProjectInput
   purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
   navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
@@ -3328,6 +3378,7 @@ export type ProjectUncheckedCreateWithoutProductsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  unplacedPayments?: Prisma.UnplacedPaymentUncheckedCreateNestedManyWithoutProjectInput
   purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
   navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
@@ -3401,6 +3452,7 @@ export type ProjectUpdateWithoutProductsInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  unplacedPayments?: Prisma.UnplacedPaymentUpdateManyWithoutProjectNestedInput
   purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
   navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
@@ -3458,6 +3510,7 @@ export type ProjectUncheckedUpdateWithoutProductsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  unplacedPayments?: Prisma.UnplacedPaymentUncheckedUpdateManyWithoutProjectNestedInput
   purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
   navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
@@ -3515,6 +3568,7 @@ export type ProjectCreateWithoutCollectionsInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  unplacedPayments?: Prisma.UnplacedPaymentCreateNestedManyWithoutProjectInput
   purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
   navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
@@ -3572,6 +3626,7 @@ export type ProjectUncheckedCreateWithoutCollectionsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  unplacedPayments?: Prisma.UnplacedPaymentUncheckedCreateNestedManyWithoutProjectInput
   purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
   navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
@@ -3645,6 +3700,7 @@ export type ProjectUpdateWithoutCollectionsInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  unplacedPayments?: Prisma.UnplacedPaymentUpdateManyWithoutProjectNestedInput
   purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
   navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
@@ -3702,6 +3758,7 @@ export type ProjectUncheckedUpdateWithoutCollectionsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  unplacedPayments?: Prisma.UnplacedPaymentUncheckedUpdateManyWithoutProjectNestedInput
   purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
   navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
@@ -3759,6 +3816,7 @@ export type ProjectCreateWithoutFilesInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  unplacedPayments?: Prisma.UnplacedPaymentCreateNestedManyWithoutProjectInput
   purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
   navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
@@ -3816,6 +3874,7 @@ export type ProjectUncheckedCreateWithoutFilesInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  unplacedPayments?: Prisma.UnplacedPaymentUncheckedCreateNestedManyWithoutProjectInput
   purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
   navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
@@ -3889,6 +3948,7 @@ export type ProjectUpdateWithoutFilesInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  unplacedPayments?: Prisma.UnplacedPaymentUpdateManyWithoutProjectNestedInput
   purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
   navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
@@ -3946,6 +4006,7 @@ export type ProjectUncheckedUpdateWithoutFilesInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  unplacedPayments?: Prisma.UnplacedPaymentUncheckedUpdateManyWithoutProjectNestedInput
   purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
   navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
@@ -4004,6 +4065,7 @@ export type ProjectCreateWithoutWebhookSubscriptionsInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  unplacedPayments?: Prisma.UnplacedPaymentCreateNestedManyWithoutProjectInput
   purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
   navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
@@ -4061,6 +4123,7 @@ export type ProjectUncheckedCreateWithoutWebhookSubscriptionsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  unplacedPayments?: Prisma.UnplacedPaymentUncheckedCreateNestedManyWithoutProjectInput
   purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
   navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
@@ -4134,6 +4197,7 @@ export type ProjectUpdateWithoutWebhookSubscriptionsInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  unplacedPayments?: Prisma.UnplacedPaymentUpdateManyWithoutProjectNestedInput
   purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
   navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
@@ -4191,6 +4255,7 @@ export type ProjectUncheckedUpdateWithoutWebhookSubscriptionsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  unplacedPayments?: Prisma.UnplacedPaymentUncheckedUpdateManyWithoutProjectNestedInput
   purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
   navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
@@ -4248,6 +4313,7 @@ export type ProjectCreateWithoutWebhookEventsInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  unplacedPayments?: Prisma.UnplacedPaymentCreateNestedManyWithoutProjectInput
   purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
   navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
@@ -4305,6 +4371,7 @@ export type ProjectUncheckedCreateWithoutWebhookEventsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  unplacedPayments?: Prisma.UnplacedPaymentUncheckedCreateNestedManyWithoutProjectInput
   purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
   navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
@@ -4378,6 +4445,7 @@ export type ProjectUpdateWithoutWebhookEventsInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  unplacedPayments?: Prisma.UnplacedPaymentUpdateManyWithoutProjectNestedInput
   purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
   navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
@@ -4435,6 +4503,7 @@ export type ProjectUncheckedUpdateWithoutWebhookEventsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  unplacedPayments?: Prisma.UnplacedPaymentUncheckedUpdateManyWithoutProjectNestedInput
   purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
   navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
@@ -4491,6 +4560,7 @@ export type ProjectCreateWithoutCountersInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  unplacedPayments?: Prisma.UnplacedPaymentCreateNestedManyWithoutProjectInput
   purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
   navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
@@ -4548,6 +4618,7 @@ export type ProjectUncheckedCreateWithoutCountersInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  unplacedPayments?: Prisma.UnplacedPaymentUncheckedCreateNestedManyWithoutProjectInput
   purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
   navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
@@ -4621,6 +4692,7 @@ export type ProjectUpdateWithoutCountersInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  unplacedPayments?: Prisma.UnplacedPaymentUpdateManyWithoutProjectNestedInput
   purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
   navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
@@ -4678,6 +4750,7 @@ export type ProjectUncheckedUpdateWithoutCountersInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  unplacedPayments?: Prisma.UnplacedPaymentUncheckedUpdateManyWithoutProjectNestedInput
   purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
   navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
@@ -4735,6 +4808,7 @@ export type ProjectCreateWithoutDraftOrdersInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  unplacedPayments?: Prisma.UnplacedPaymentCreateNestedManyWithoutProjectInput
   purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
   navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
@@ -4792,6 +4866,7 @@ export type ProjectUncheckedCreateWithoutDraftOrdersInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  unplacedPayments?: Prisma.UnplacedPaymentUncheckedCreateNestedManyWithoutProjectInput
   purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
   navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
@@ -4865,6 +4940,7 @@ export type ProjectUpdateWithoutDraftOrdersInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  unplacedPayments?: Prisma.UnplacedPaymentUpdateManyWithoutProjectNestedInput
   purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
   navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
@@ -4922,6 +4998,7 @@ export type ProjectUncheckedUpdateWithoutDraftOrdersInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  unplacedPayments?: Prisma.UnplacedPaymentUncheckedUpdateManyWithoutProjectNestedInput
   purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
   navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
@@ -4979,6 +5056,7 @@ export type ProjectCreateWithoutOrdersInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  unplacedPayments?: Prisma.UnplacedPaymentCreateNestedManyWithoutProjectInput
   purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
   navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
@@ -5036,6 +5114,7 @@ export type ProjectUncheckedCreateWithoutOrdersInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  unplacedPayments?: Prisma.UnplacedPaymentUncheckedCreateNestedManyWithoutProjectInput
   purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
   navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
@@ -5109,6 +5188,7 @@ export type ProjectUpdateWithoutOrdersInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  unplacedPayments?: Prisma.UnplacedPaymentUpdateManyWithoutProjectNestedInput
   purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
   navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
@@ -5154,6 +5234,255 @@ export type ProjectUncheckedUpdateWithoutOrdersInput = {
   outboxEmails?: Prisma.OutboxEmailUncheckedUpdateManyWithoutProjectNestedInput
   counters?: Prisma.ProjectCounterUncheckedUpdateManyWithoutProjectNestedInput
   draftOrders?: Prisma.DraftOrderUncheckedUpdateManyWithoutProjectNestedInput
+  rateWindows?: Prisma.RateWindowUncheckedUpdateManyWithoutProjectNestedInput
+  usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedUpdateManyWithoutProjectNestedInput
+  customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
+  companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
+  priceLists?: Prisma.PriceListUncheckedUpdateManyWithoutProjectNestedInput
+  searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedUpdateManyWithoutProjectNestedInput
+  merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
+  shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
+  shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
+  checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  unplacedPayments?: Prisma.UnplacedPaymentUncheckedUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
+  webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
+  webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
+}
+
+export type ProjectCreateWithoutUnplacedPaymentsInput = {
+  id: string
+  name: string
+  domain?: string | null
+  domainVerified?: boolean
+  extensions?: Prisma.ProjectCreateextensionsInput | string[]
+  plan?: string
+  currency?: string
+  locale?: string
+  tax: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: boolean
+  rateLimitPerMinute?: number
+  monthlyQuota?: number
+  storefrontRateLimitPerMinute?: number | null
+  authAttemptsPerIpPerMinute?: number
+  authAttemptsPerEmailPerMinute?: number
+  storefrontClientSharePercent?: number
+  contactEmail?: string | null
+  reservationMinutes?: number
+  checkoutReservationMinutes?: number
+  paymentProvider?: string
+  stripeSecretKey?: string | null
+  stripeWebhookSecret?: string | null
+  checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
+  signingSecret: string
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  apiKeys?: Prisma.ApiKeyCreateNestedManyWithoutProjectInput
+  locations?: Prisma.LocationCreateNestedManyWithoutProjectInput
+  customers?: Prisma.CustomerCreateNestedManyWithoutProjectInput
+  products?: Prisma.ProductCreateNestedManyWithoutProjectInput
+  collections?: Prisma.CollectionCreateNestedManyWithoutProjectInput
+  files?: Prisma.FileCreateNestedManyWithoutProjectInput
+  storeEvents?: Prisma.StoreEventCreateNestedManyWithoutProjectInput
+  outboxEmails?: Prisma.OutboxEmailCreateNestedManyWithoutProjectInput
+  counters?: Prisma.ProjectCounterCreateNestedManyWithoutProjectInput
+  draftOrders?: Prisma.DraftOrderCreateNestedManyWithoutProjectInput
+  orders?: Prisma.OrderCreateNestedManyWithoutProjectInput
+  rateWindows?: Prisma.RateWindowCreateNestedManyWithoutProjectInput
+  usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionCreateNestedManyWithoutProjectInput
+  customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
+  companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
+  priceLists?: Prisma.PriceListCreateNestedManyWithoutProjectInput
+  searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockCreateNestedManyWithoutProjectInput
+  merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
+  shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
+  shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
+  checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
+  webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
+  webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
+}
+
+export type ProjectUncheckedCreateWithoutUnplacedPaymentsInput = {
+  id: string
+  name: string
+  domain?: string | null
+  domainVerified?: boolean
+  extensions?: Prisma.ProjectCreateextensionsInput | string[]
+  plan?: string
+  currency?: string
+  locale?: string
+  tax: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: boolean
+  rateLimitPerMinute?: number
+  monthlyQuota?: number
+  storefrontRateLimitPerMinute?: number | null
+  authAttemptsPerIpPerMinute?: number
+  authAttemptsPerEmailPerMinute?: number
+  storefrontClientSharePercent?: number
+  contactEmail?: string | null
+  reservationMinutes?: number
+  checkoutReservationMinutes?: number
+  paymentProvider?: string
+  stripeSecretKey?: string | null
+  stripeWebhookSecret?: string | null
+  checkoutsPerIpPerMinute?: number
+  returnWindowDays?: number
+  signingSecret: string
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  apiKeys?: Prisma.ApiKeyUncheckedCreateNestedManyWithoutProjectInput
+  locations?: Prisma.LocationUncheckedCreateNestedManyWithoutProjectInput
+  customers?: Prisma.CustomerUncheckedCreateNestedManyWithoutProjectInput
+  products?: Prisma.ProductUncheckedCreateNestedManyWithoutProjectInput
+  collections?: Prisma.CollectionUncheckedCreateNestedManyWithoutProjectInput
+  files?: Prisma.FileUncheckedCreateNestedManyWithoutProjectInput
+  storeEvents?: Prisma.StoreEventUncheckedCreateNestedManyWithoutProjectInput
+  outboxEmails?: Prisma.OutboxEmailUncheckedCreateNestedManyWithoutProjectInput
+  counters?: Prisma.ProjectCounterUncheckedCreateNestedManyWithoutProjectInput
+  draftOrders?: Prisma.DraftOrderUncheckedCreateNestedManyWithoutProjectInput
+  orders?: Prisma.OrderUncheckedCreateNestedManyWithoutProjectInput
+  rateWindows?: Prisma.RateWindowUncheckedCreateNestedManyWithoutProjectInput
+  usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedCreateNestedManyWithoutProjectInput
+  customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
+  companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
+  priceLists?: Prisma.PriceListUncheckedCreateNestedManyWithoutProjectInput
+  searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedCreateNestedManyWithoutProjectInput
+  merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
+  shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
+  shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
+  checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
+  webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
+  webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
+}
+
+export type ProjectCreateOrConnectWithoutUnplacedPaymentsInput = {
+  where: Prisma.ProjectWhereUniqueInput
+  create: Prisma.XOR<Prisma.ProjectCreateWithoutUnplacedPaymentsInput, Prisma.ProjectUncheckedCreateWithoutUnplacedPaymentsInput>
+}
+
+export type ProjectUpsertWithoutUnplacedPaymentsInput = {
+  update: Prisma.XOR<Prisma.ProjectUpdateWithoutUnplacedPaymentsInput, Prisma.ProjectUncheckedUpdateWithoutUnplacedPaymentsInput>
+  create: Prisma.XOR<Prisma.ProjectCreateWithoutUnplacedPaymentsInput, Prisma.ProjectUncheckedCreateWithoutUnplacedPaymentsInput>
+  where?: Prisma.ProjectWhereInput
+}
+
+export type ProjectUpdateToOneWithWhereWithoutUnplacedPaymentsInput = {
+  where?: Prisma.ProjectWhereInput
+  data: Prisma.XOR<Prisma.ProjectUpdateWithoutUnplacedPaymentsInput, Prisma.ProjectUncheckedUpdateWithoutUnplacedPaymentsInput>
+}
+
+export type ProjectUpdateWithoutUnplacedPaymentsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  domain?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  domainVerified?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  extensions?: Prisma.ProjectUpdateextensionsInput | string[]
+  plan?: Prisma.StringFieldUpdateOperationsInput | string
+  currency?: Prisma.StringFieldUpdateOperationsInput | string
+  locale?: Prisma.StringFieldUpdateOperationsInput | string
+  tax?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
+  signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  apiKeys?: Prisma.ApiKeyUpdateManyWithoutProjectNestedInput
+  locations?: Prisma.LocationUpdateManyWithoutProjectNestedInput
+  customers?: Prisma.CustomerUpdateManyWithoutProjectNestedInput
+  products?: Prisma.ProductUpdateManyWithoutProjectNestedInput
+  collections?: Prisma.CollectionUpdateManyWithoutProjectNestedInput
+  files?: Prisma.FileUpdateManyWithoutProjectNestedInput
+  storeEvents?: Prisma.StoreEventUpdateManyWithoutProjectNestedInput
+  outboxEmails?: Prisma.OutboxEmailUpdateManyWithoutProjectNestedInput
+  counters?: Prisma.ProjectCounterUpdateManyWithoutProjectNestedInput
+  draftOrders?: Prisma.DraftOrderUpdateManyWithoutProjectNestedInput
+  orders?: Prisma.OrderUpdateManyWithoutProjectNestedInput
+  rateWindows?: Prisma.RateWindowUpdateManyWithoutProjectNestedInput
+  usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionUpdateManyWithoutProjectNestedInput
+  customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
+  companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
+  priceLists?: Prisma.PriceListUpdateManyWithoutProjectNestedInput
+  searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUpdateManyWithoutProjectNestedInput
+  merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
+  shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
+  shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
+  checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
+  webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
+  webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
+}
+
+export type ProjectUncheckedUpdateWithoutUnplacedPaymentsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  domain?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  domainVerified?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  extensions?: Prisma.ProjectUpdateextensionsInput | string[]
+  plan?: Prisma.StringFieldUpdateOperationsInput | string
+  currency?: Prisma.StringFieldUpdateOperationsInput | string
+  locale?: Prisma.StringFieldUpdateOperationsInput | string
+  tax?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  returnWindowDays?: Prisma.IntFieldUpdateOperationsInput | number
+  signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  apiKeys?: Prisma.ApiKeyUncheckedUpdateManyWithoutProjectNestedInput
+  locations?: Prisma.LocationUncheckedUpdateManyWithoutProjectNestedInput
+  customers?: Prisma.CustomerUncheckedUpdateManyWithoutProjectNestedInput
+  products?: Prisma.ProductUncheckedUpdateManyWithoutProjectNestedInput
+  collections?: Prisma.CollectionUncheckedUpdateManyWithoutProjectNestedInput
+  files?: Prisma.FileUncheckedUpdateManyWithoutProjectNestedInput
+  storeEvents?: Prisma.StoreEventUncheckedUpdateManyWithoutProjectNestedInput
+  outboxEmails?: Prisma.OutboxEmailUncheckedUpdateManyWithoutProjectNestedInput
+  counters?: Prisma.ProjectCounterUncheckedUpdateManyWithoutProjectNestedInput
+  draftOrders?: Prisma.DraftOrderUncheckedUpdateManyWithoutProjectNestedInput
+  orders?: Prisma.OrderUncheckedUpdateManyWithoutProjectNestedInput
   rateWindows?: Prisma.RateWindowUncheckedUpdateManyWithoutProjectNestedInput
   usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedUpdateManyWithoutProjectNestedInput
@@ -5223,6 +5552,7 @@ export type ProjectCreateWithoutShippingZonesInput = {
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  unplacedPayments?: Prisma.UnplacedPaymentCreateNestedManyWithoutProjectInput
   purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
   navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
@@ -5280,6 +5610,7 @@ export type ProjectUncheckedCreateWithoutShippingZonesInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  unplacedPayments?: Prisma.UnplacedPaymentUncheckedCreateNestedManyWithoutProjectInput
   purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
   navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
@@ -5353,6 +5684,7 @@ export type ProjectUpdateWithoutShippingZonesInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  unplacedPayments?: Prisma.UnplacedPaymentUpdateManyWithoutProjectNestedInput
   purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
   navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
@@ -5410,6 +5742,7 @@ export type ProjectUncheckedUpdateWithoutShippingZonesInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  unplacedPayments?: Prisma.UnplacedPaymentUncheckedUpdateManyWithoutProjectNestedInput
   purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
   navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
@@ -5467,6 +5800,7 @@ export type ProjectCreateWithoutShippingRatesInput = {
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  unplacedPayments?: Prisma.UnplacedPaymentCreateNestedManyWithoutProjectInput
   purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
   navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
@@ -5524,6 +5858,7 @@ export type ProjectUncheckedCreateWithoutShippingRatesInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  unplacedPayments?: Prisma.UnplacedPaymentUncheckedCreateNestedManyWithoutProjectInput
   purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
   navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
@@ -5597,6 +5932,7 @@ export type ProjectUpdateWithoutShippingRatesInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  unplacedPayments?: Prisma.UnplacedPaymentUpdateManyWithoutProjectNestedInput
   purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
   navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
@@ -5654,6 +5990,7 @@ export type ProjectUncheckedUpdateWithoutShippingRatesInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  unplacedPayments?: Prisma.UnplacedPaymentUncheckedUpdateManyWithoutProjectNestedInput
   purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
   navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
@@ -5711,6 +6048,7 @@ export type ProjectCreateWithoutMetafieldDefinitionsInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  unplacedPayments?: Prisma.UnplacedPaymentCreateNestedManyWithoutProjectInput
   purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
   navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
@@ -5768,6 +6106,7 @@ export type ProjectUncheckedCreateWithoutMetafieldDefinitionsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  unplacedPayments?: Prisma.UnplacedPaymentUncheckedCreateNestedManyWithoutProjectInput
   purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
   navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
@@ -5841,6 +6180,7 @@ export type ProjectUpdateWithoutMetafieldDefinitionsInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  unplacedPayments?: Prisma.UnplacedPaymentUpdateManyWithoutProjectNestedInput
   purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
   navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
@@ -5898,6 +6238,7 @@ export type ProjectUncheckedUpdateWithoutMetafieldDefinitionsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  unplacedPayments?: Prisma.UnplacedPaymentUncheckedUpdateManyWithoutProjectNestedInput
   purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
   navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
@@ -5955,6 +6296,7 @@ export type ProjectCreateWithoutCustomerGroupsInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  unplacedPayments?: Prisma.UnplacedPaymentCreateNestedManyWithoutProjectInput
   purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
   navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
@@ -6012,6 +6354,7 @@ export type ProjectUncheckedCreateWithoutCustomerGroupsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  unplacedPayments?: Prisma.UnplacedPaymentUncheckedCreateNestedManyWithoutProjectInput
   purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
   navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
@@ -6085,6 +6428,7 @@ export type ProjectUpdateWithoutCustomerGroupsInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  unplacedPayments?: Prisma.UnplacedPaymentUpdateManyWithoutProjectNestedInput
   purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
   navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
@@ -6142,6 +6486,7 @@ export type ProjectUncheckedUpdateWithoutCustomerGroupsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  unplacedPayments?: Prisma.UnplacedPaymentUncheckedUpdateManyWithoutProjectNestedInput
   purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
   navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
@@ -6199,6 +6544,7 @@ export type ProjectCreateWithoutCompaniesInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  unplacedPayments?: Prisma.UnplacedPaymentCreateNestedManyWithoutProjectInput
   purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
   navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
@@ -6256,6 +6602,7 @@ export type ProjectUncheckedCreateWithoutCompaniesInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  unplacedPayments?: Prisma.UnplacedPaymentUncheckedCreateNestedManyWithoutProjectInput
   purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
   navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
@@ -6329,6 +6676,7 @@ export type ProjectUpdateWithoutCompaniesInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  unplacedPayments?: Prisma.UnplacedPaymentUpdateManyWithoutProjectNestedInput
   purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
   navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
@@ -6386,6 +6734,7 @@ export type ProjectUncheckedUpdateWithoutCompaniesInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  unplacedPayments?: Prisma.UnplacedPaymentUncheckedUpdateManyWithoutProjectNestedInput
   purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
   navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
@@ -6443,6 +6792,7 @@ export type ProjectCreateWithoutPriceListsInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  unplacedPayments?: Prisma.UnplacedPaymentCreateNestedManyWithoutProjectInput
   purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
   navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
@@ -6500,6 +6850,7 @@ export type ProjectUncheckedCreateWithoutPriceListsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  unplacedPayments?: Prisma.UnplacedPaymentUncheckedCreateNestedManyWithoutProjectInput
   purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
   navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
@@ -6573,6 +6924,7 @@ export type ProjectUpdateWithoutPriceListsInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  unplacedPayments?: Prisma.UnplacedPaymentUpdateManyWithoutProjectNestedInput
   purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
   navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
@@ -6630,6 +6982,7 @@ export type ProjectUncheckedUpdateWithoutPriceListsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  unplacedPayments?: Prisma.UnplacedPaymentUncheckedUpdateManyWithoutProjectNestedInput
   purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
   navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
@@ -6687,6 +7040,7 @@ export type ProjectCreateWithoutSearchSynonymsInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  unplacedPayments?: Prisma.UnplacedPaymentCreateNestedManyWithoutProjectInput
   purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
   navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
@@ -6744,6 +7098,7 @@ export type ProjectUncheckedCreateWithoutSearchSynonymsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  unplacedPayments?: Prisma.UnplacedPaymentUncheckedCreateNestedManyWithoutProjectInput
   purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
   navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
@@ -6817,6 +7172,7 @@ export type ProjectUpdateWithoutSearchSynonymsInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  unplacedPayments?: Prisma.UnplacedPaymentUpdateManyWithoutProjectNestedInput
   purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
   navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
@@ -6874,6 +7230,7 @@ export type ProjectUncheckedUpdateWithoutSearchSynonymsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  unplacedPayments?: Prisma.UnplacedPaymentUncheckedUpdateManyWithoutProjectNestedInput
   purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
   navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
@@ -6931,6 +7288,7 @@ export type ProjectCreateWithoutMerchandisingRulesInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  unplacedPayments?: Prisma.UnplacedPaymentCreateNestedManyWithoutProjectInput
   purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
   navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
@@ -6988,6 +7346,7 @@ export type ProjectUncheckedCreateWithoutMerchandisingRulesInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  unplacedPayments?: Prisma.UnplacedPaymentUncheckedCreateNestedManyWithoutProjectInput
   purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
   navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
@@ -7061,6 +7420,7 @@ export type ProjectUpdateWithoutMerchandisingRulesInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  unplacedPayments?: Prisma.UnplacedPaymentUpdateManyWithoutProjectNestedInput
   purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
   navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
@@ -7118,6 +7478,7 @@ export type ProjectUncheckedUpdateWithoutMerchandisingRulesInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  unplacedPayments?: Prisma.UnplacedPaymentUncheckedUpdateManyWithoutProjectNestedInput
   purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
   navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
@@ -7175,6 +7536,7 @@ export type ProjectCreateWithoutSuggestionBlocksInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  unplacedPayments?: Prisma.UnplacedPaymentCreateNestedManyWithoutProjectInput
   purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
   navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
@@ -7232,6 +7594,7 @@ export type ProjectUncheckedCreateWithoutSuggestionBlocksInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  unplacedPayments?: Prisma.UnplacedPaymentUncheckedCreateNestedManyWithoutProjectInput
   purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
   navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
@@ -7305,6 +7668,7 @@ export type ProjectUpdateWithoutSuggestionBlocksInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  unplacedPayments?: Prisma.UnplacedPaymentUpdateManyWithoutProjectNestedInput
   purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
   navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
@@ -7362,6 +7726,7 @@ export type ProjectUncheckedUpdateWithoutSuggestionBlocksInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  unplacedPayments?: Prisma.UnplacedPaymentUncheckedUpdateManyWithoutProjectNestedInput
   purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
   navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
@@ -7419,6 +7784,7 @@ export type ProjectCreateWithoutCheckoutsInput = {
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
+  unplacedPayments?: Prisma.UnplacedPaymentCreateNestedManyWithoutProjectInput
   purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
   navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
@@ -7476,6 +7842,7 @@ export type ProjectUncheckedCreateWithoutCheckoutsInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
+  unplacedPayments?: Prisma.UnplacedPaymentUncheckedCreateNestedManyWithoutProjectInput
   purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
   navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
@@ -7549,6 +7916,7 @@ export type ProjectUpdateWithoutCheckoutsInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
+  unplacedPayments?: Prisma.UnplacedPaymentUpdateManyWithoutProjectNestedInput
   purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
   navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
@@ -7606,6 +7974,7 @@ export type ProjectUncheckedUpdateWithoutCheckoutsInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
+  unplacedPayments?: Prisma.UnplacedPaymentUncheckedUpdateManyWithoutProjectNestedInput
   purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
   navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
@@ -7664,6 +8033,7 @@ export type ProjectCreateWithoutPurchaseOrdersInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  unplacedPayments?: Prisma.UnplacedPaymentCreateNestedManyWithoutProjectInput
   navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
@@ -7721,6 +8091,7 @@ export type ProjectUncheckedCreateWithoutPurchaseOrdersInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  unplacedPayments?: Prisma.UnplacedPaymentUncheckedCreateNestedManyWithoutProjectInput
   navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
@@ -7794,6 +8165,7 @@ export type ProjectUpdateWithoutPurchaseOrdersInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  unplacedPayments?: Prisma.UnplacedPaymentUpdateManyWithoutProjectNestedInput
   navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
@@ -7851,6 +8223,7 @@ export type ProjectUncheckedUpdateWithoutPurchaseOrdersInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  unplacedPayments?: Prisma.UnplacedPaymentUncheckedUpdateManyWithoutProjectNestedInput
   navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
@@ -7908,6 +8281,7 @@ export type ProjectCreateWithoutNavigationMenusInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  unplacedPayments?: Prisma.UnplacedPaymentCreateNestedManyWithoutProjectInput
   purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
@@ -7965,6 +8339,7 @@ export type ProjectUncheckedCreateWithoutNavigationMenusInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  unplacedPayments?: Prisma.UnplacedPaymentUncheckedCreateNestedManyWithoutProjectInput
   purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
@@ -8038,6 +8413,7 @@ export type ProjectUpdateWithoutNavigationMenusInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  unplacedPayments?: Prisma.UnplacedPaymentUpdateManyWithoutProjectNestedInput
   purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
@@ -8095,6 +8471,7 @@ export type ProjectUncheckedUpdateWithoutNavigationMenusInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  unplacedPayments?: Prisma.UnplacedPaymentUncheckedUpdateManyWithoutProjectNestedInput
   purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
@@ -8129,6 +8506,7 @@ export type ProjectCountOutputType = {
   shippingZones: number
   shippingRates: number
   checkouts: number
+  unplacedPayments: number
   purchaseOrders: number
   navigationMenus: number
   webhookSubscriptions: number
@@ -8159,6 +8537,7 @@ export type ProjectCountOutputTypeSelect<ExtArgs extends runtime.Types.Extension
   shippingZones?: boolean | ProjectCountOutputTypeCountShippingZonesArgs
   shippingRates?: boolean | ProjectCountOutputTypeCountShippingRatesArgs
   checkouts?: boolean | ProjectCountOutputTypeCountCheckoutsArgs
+  unplacedPayments?: boolean | ProjectCountOutputTypeCountUnplacedPaymentsArgs
   purchaseOrders?: boolean | ProjectCountOutputTypeCountPurchaseOrdersArgs
   navigationMenus?: boolean | ProjectCountOutputTypeCountNavigationMenusArgs
   webhookSubscriptions?: boolean | ProjectCountOutputTypeCountWebhookSubscriptionsArgs
@@ -8339,6 +8718,13 @@ export type ProjectCountOutputTypeCountCheckoutsArgs<ExtArgs extends runtime.Typ
 /**
  * ProjectCountOutputType without action
  */
+export type ProjectCountOutputTypeCountUnplacedPaymentsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.UnplacedPaymentWhereInput
+}
+
+/**
+ * ProjectCountOutputType without action
+ */
 export type ProjectCountOutputTypeCountPurchaseOrdersArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   where?: Prisma.PurchaseOrderWhereInput
 }
@@ -8417,6 +8803,7 @@ export type ProjectSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs 
   shippingZones?: boolean | Prisma.Project$shippingZonesArgs<ExtArgs>
   shippingRates?: boolean | Prisma.Project$shippingRatesArgs<ExtArgs>
   checkouts?: boolean | Prisma.Project$checkoutsArgs<ExtArgs>
+  unplacedPayments?: boolean | Prisma.Project$unplacedPaymentsArgs<ExtArgs>
   purchaseOrders?: boolean | Prisma.Project$purchaseOrdersArgs<ExtArgs>
   navigationMenus?: boolean | Prisma.Project$navigationMenusArgs<ExtArgs>
   webhookSubscriptions?: boolean | Prisma.Project$webhookSubscriptionsArgs<ExtArgs>
@@ -8542,6 +8929,7 @@ export type ProjectInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs
   shippingZones?: boolean | Prisma.Project$shippingZonesArgs<ExtArgs>
   shippingRates?: boolean | Prisma.Project$shippingRatesArgs<ExtArgs>
   checkouts?: boolean | Prisma.Project$checkoutsArgs<ExtArgs>
+  unplacedPayments?: boolean | Prisma.Project$unplacedPaymentsArgs<ExtArgs>
   purchaseOrders?: boolean | Prisma.Project$purchaseOrdersArgs<ExtArgs>
   navigationMenus?: boolean | Prisma.Project$navigationMenusArgs<ExtArgs>
   webhookSubscriptions?: boolean | Prisma.Project$webhookSubscriptionsArgs<ExtArgs>
@@ -8577,6 +8965,7 @@ export type $ProjectPayload<ExtArgs extends runtime.Types.Extensions.InternalArg
     shippingZones: Prisma.$ShippingZonePayload<ExtArgs>[]
     shippingRates: Prisma.$ShippingRatePayload<ExtArgs>[]
     checkouts: Prisma.$CheckoutPayload<ExtArgs>[]
+    unplacedPayments: Prisma.$UnplacedPaymentPayload<ExtArgs>[]
     purchaseOrders: Prisma.$PurchaseOrderPayload<ExtArgs>[]
     navigationMenus: Prisma.$NavigationMenuPayload<ExtArgs>[]
     webhookSubscriptions: Prisma.$WebhookSubscriptionPayload<ExtArgs>[]
@@ -9068,6 +9457,7 @@ export interface Prisma__ProjectClient<T, Null = never, ExtArgs extends runtime.
   shippingZones<T extends Prisma.Project$shippingZonesArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$shippingZonesArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$ShippingZonePayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   shippingRates<T extends Prisma.Project$shippingRatesArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$shippingRatesArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$ShippingRatePayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   checkouts<T extends Prisma.Project$checkoutsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$checkoutsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$CheckoutPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  unplacedPayments<T extends Prisma.Project$unplacedPaymentsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$unplacedPaymentsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$UnplacedPaymentPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   purchaseOrders<T extends Prisma.Project$purchaseOrdersArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$purchaseOrdersArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$PurchaseOrderPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   navigationMenus<T extends Prisma.Project$navigationMenusArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$navigationMenusArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$NavigationMenuPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   webhookSubscriptions<T extends Prisma.Project$webhookSubscriptionsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$webhookSubscriptionsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$WebhookSubscriptionPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
@@ -10071,6 +10461,30 @@ export type Project$checkoutsArgs<ExtArgs extends runtime.Types.Extensions.Inter
   take?: number
   skip?: number
   distinct?: Prisma.CheckoutScalarFieldEnum | Prisma.CheckoutScalarFieldEnum[]
+}
+
+/**
+ * Project.unplacedPayments
+ */
+export type Project$unplacedPaymentsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the UnplacedPayment
+   */
+  select?: Prisma.UnplacedPaymentSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the UnplacedPayment
+   */
+  omit?: Prisma.UnplacedPaymentOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.UnplacedPaymentInclude<ExtArgs> | null
+  where?: Prisma.UnplacedPaymentWhereInput
+  orderBy?: Prisma.UnplacedPaymentOrderByWithRelationInput | Prisma.UnplacedPaymentOrderByWithRelationInput[]
+  cursor?: Prisma.UnplacedPaymentWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.UnplacedPaymentScalarFieldEnum | Prisma.UnplacedPaymentScalarFieldEnum[]
 }
 
 /**

@@ -43,6 +43,10 @@ export type RefundMinAggregateOutputType = {
   orderId: string | null
   amount: bigint | null
   reason: string | null
+  status: string | null
+  provider: string | null
+  providerReference: string | null
+  failureReason: string | null
   storeCreditAmount: bigint | null
   createdAt: Date | null
 }
@@ -53,6 +57,10 @@ export type RefundMaxAggregateOutputType = {
   orderId: string | null
   amount: bigint | null
   reason: string | null
+  status: string | null
+  provider: string | null
+  providerReference: string | null
+  failureReason: string | null
   storeCreditAmount: bigint | null
   createdAt: Date | null
 }
@@ -64,6 +72,10 @@ export type RefundCountAggregateOutputType = {
   amount: number
   reason: number
   lineItems: number
+  status: number
+  provider: number
+  providerReference: number
+  failureReason: number
   storeCreditAmount: number
   createdAt: number
   _all: number
@@ -86,6 +98,10 @@ export type RefundMinAggregateInputType = {
   orderId?: true
   amount?: true
   reason?: true
+  status?: true
+  provider?: true
+  providerReference?: true
+  failureReason?: true
   storeCreditAmount?: true
   createdAt?: true
 }
@@ -96,6 +112,10 @@ export type RefundMaxAggregateInputType = {
   orderId?: true
   amount?: true
   reason?: true
+  status?: true
+  provider?: true
+  providerReference?: true
+  failureReason?: true
   storeCreditAmount?: true
   createdAt?: true
 }
@@ -107,6 +127,10 @@ export type RefundCountAggregateInputType = {
   amount?: true
   reason?: true
   lineItems?: true
+  status?: true
+  provider?: true
+  providerReference?: true
+  failureReason?: true
   storeCreditAmount?: true
   createdAt?: true
   _all?: true
@@ -205,6 +229,10 @@ export type RefundGroupByOutputType = {
   amount: bigint
   reason: string | null
   lineItems: runtime.JsonValue
+  status: string
+  provider: string
+  providerReference: string | null
+  failureReason: string | null
   storeCreditAmount: bigint
   createdAt: Date
   _count: RefundCountAggregateOutputType | null
@@ -239,6 +267,10 @@ export type RefundWhereInput = {
   amount?: Prisma.BigIntFilter<"Refund"> | bigint | number
   reason?: Prisma.StringNullableFilter<"Refund"> | string | null
   lineItems?: Prisma.JsonFilter<"Refund">
+  status?: Prisma.StringFilter<"Refund"> | string
+  provider?: Prisma.StringFilter<"Refund"> | string
+  providerReference?: Prisma.StringNullableFilter<"Refund"> | string | null
+  failureReason?: Prisma.StringNullableFilter<"Refund"> | string | null
   storeCreditAmount?: Prisma.BigIntFilter<"Refund"> | bigint | number
   createdAt?: Prisma.DateTimeFilter<"Refund"> | Date | string
   order?: Prisma.XOR<Prisma.OrderScalarRelationFilter, Prisma.OrderWhereInput>
@@ -251,6 +283,10 @@ export type RefundOrderByWithRelationInput = {
   amount?: Prisma.SortOrder
   reason?: Prisma.SortOrderInput | Prisma.SortOrder
   lineItems?: Prisma.SortOrder
+  status?: Prisma.SortOrder
+  provider?: Prisma.SortOrder
+  providerReference?: Prisma.SortOrderInput | Prisma.SortOrder
+  failureReason?: Prisma.SortOrderInput | Prisma.SortOrder
   storeCreditAmount?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   order?: Prisma.OrderOrderByWithRelationInput
@@ -266,6 +302,10 @@ export type RefundWhereUniqueInput = Prisma.AtLeast<{
   amount?: Prisma.BigIntFilter<"Refund"> | bigint | number
   reason?: Prisma.StringNullableFilter<"Refund"> | string | null
   lineItems?: Prisma.JsonFilter<"Refund">
+  status?: Prisma.StringFilter<"Refund"> | string
+  provider?: Prisma.StringFilter<"Refund"> | string
+  providerReference?: Prisma.StringNullableFilter<"Refund"> | string | null
+  failureReason?: Prisma.StringNullableFilter<"Refund"> | string | null
   storeCreditAmount?: Prisma.BigIntFilter<"Refund"> | bigint | number
   createdAt?: Prisma.DateTimeFilter<"Refund"> | Date | string
   order?: Prisma.XOR<Prisma.OrderScalarRelationFilter, Prisma.OrderWhereInput>
@@ -278,6 +318,10 @@ export type RefundOrderByWithAggregationInput = {
   amount?: Prisma.SortOrder
   reason?: Prisma.SortOrderInput | Prisma.SortOrder
   lineItems?: Prisma.SortOrder
+  status?: Prisma.SortOrder
+  provider?: Prisma.SortOrder
+  providerReference?: Prisma.SortOrderInput | Prisma.SortOrder
+  failureReason?: Prisma.SortOrderInput | Prisma.SortOrder
   storeCreditAmount?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   _count?: Prisma.RefundCountOrderByAggregateInput
@@ -297,6 +341,10 @@ export type RefundScalarWhereWithAggregatesInput = {
   amount?: Prisma.BigIntWithAggregatesFilter<"Refund"> | bigint | number
   reason?: Prisma.StringNullableWithAggregatesFilter<"Refund"> | string | null
   lineItems?: Prisma.JsonWithAggregatesFilter<"Refund">
+  status?: Prisma.StringWithAggregatesFilter<"Refund"> | string
+  provider?: Prisma.StringWithAggregatesFilter<"Refund"> | string
+  providerReference?: Prisma.StringNullableWithAggregatesFilter<"Refund"> | string | null
+  failureReason?: Prisma.StringNullableWithAggregatesFilter<"Refund"> | string | null
   storeCreditAmount?: Prisma.BigIntWithAggregatesFilter<"Refund"> | bigint | number
   createdAt?: Prisma.DateTimeWithAggregatesFilter<"Refund"> | Date | string
 }
@@ -307,6 +355,10 @@ export type RefundCreateInput = {
   amount: bigint | number
   reason?: string | null
   lineItems: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  status?: string
+  provider?: string
+  providerReference?: string | null
+  failureReason?: string | null
   storeCreditAmount?: bigint | number
   createdAt?: Date | string
   order: Prisma.OrderCreateNestedOneWithoutRefundsInput
@@ -319,6 +371,10 @@ export type RefundUncheckedCreateInput = {
   amount: bigint | number
   reason?: string | null
   lineItems: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  status?: string
+  provider?: string
+  providerReference?: string | null
+  failureReason?: string | null
   storeCreditAmount?: bigint | number
   createdAt?: Date | string
 }
@@ -329,6 +385,10 @@ export type RefundUpdateInput = {
   amount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   reason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   lineItems?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  provider?: Prisma.StringFieldUpdateOperationsInput | string
+  providerReference?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  failureReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   storeCreditAmount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   order?: Prisma.OrderUpdateOneRequiredWithoutRefundsNestedInput
@@ -341,6 +401,10 @@ export type RefundUncheckedUpdateInput = {
   amount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   reason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   lineItems?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  provider?: Prisma.StringFieldUpdateOperationsInput | string
+  providerReference?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  failureReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   storeCreditAmount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
@@ -352,6 +416,10 @@ export type RefundCreateManyInput = {
   amount: bigint | number
   reason?: string | null
   lineItems: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  status?: string
+  provider?: string
+  providerReference?: string | null
+  failureReason?: string | null
   storeCreditAmount?: bigint | number
   createdAt?: Date | string
 }
@@ -362,6 +430,10 @@ export type RefundUpdateManyMutationInput = {
   amount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   reason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   lineItems?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  provider?: Prisma.StringFieldUpdateOperationsInput | string
+  providerReference?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  failureReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   storeCreditAmount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
@@ -373,6 +445,10 @@ export type RefundUncheckedUpdateManyInput = {
   amount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   reason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   lineItems?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  provider?: Prisma.StringFieldUpdateOperationsInput | string
+  providerReference?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  failureReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   storeCreditAmount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
@@ -394,6 +470,10 @@ export type RefundCountOrderByAggregateInput = {
   amount?: Prisma.SortOrder
   reason?: Prisma.SortOrder
   lineItems?: Prisma.SortOrder
+  status?: Prisma.SortOrder
+  provider?: Prisma.SortOrder
+  providerReference?: Prisma.SortOrder
+  failureReason?: Prisma.SortOrder
   storeCreditAmount?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
 }
@@ -409,6 +489,10 @@ export type RefundMaxOrderByAggregateInput = {
   orderId?: Prisma.SortOrder
   amount?: Prisma.SortOrder
   reason?: Prisma.SortOrder
+  status?: Prisma.SortOrder
+  provider?: Prisma.SortOrder
+  providerReference?: Prisma.SortOrder
+  failureReason?: Prisma.SortOrder
   storeCreditAmount?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
 }
@@ -419,6 +503,10 @@ export type RefundMinOrderByAggregateInput = {
   orderId?: Prisma.SortOrder
   amount?: Prisma.SortOrder
   reason?: Prisma.SortOrder
+  status?: Prisma.SortOrder
+  provider?: Prisma.SortOrder
+  providerReference?: Prisma.SortOrder
+  failureReason?: Prisma.SortOrder
   storeCreditAmount?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
 }
@@ -476,6 +564,10 @@ export type RefundCreateWithoutOrderInput = {
   amount: bigint | number
   reason?: string | null
   lineItems: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  status?: string
+  provider?: string
+  providerReference?: string | null
+  failureReason?: string | null
   storeCreditAmount?: bigint | number
   createdAt?: Date | string
 }
@@ -486,6 +578,10 @@ export type RefundUncheckedCreateWithoutOrderInput = {
   amount: bigint | number
   reason?: string | null
   lineItems: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  status?: string
+  provider?: string
+  providerReference?: string | null
+  failureReason?: string | null
   storeCreditAmount?: bigint | number
   createdAt?: Date | string
 }
@@ -526,6 +622,10 @@ export type RefundScalarWhereInput = {
   amount?: Prisma.BigIntFilter<"Refund"> | bigint | number
   reason?: Prisma.StringNullableFilter<"Refund"> | string | null
   lineItems?: Prisma.JsonFilter<"Refund">
+  status?: Prisma.StringFilter<"Refund"> | string
+  provider?: Prisma.StringFilter<"Refund"> | string
+  providerReference?: Prisma.StringNullableFilter<"Refund"> | string | null
+  failureReason?: Prisma.StringNullableFilter<"Refund"> | string | null
   storeCreditAmount?: Prisma.BigIntFilter<"Refund"> | bigint | number
   createdAt?: Prisma.DateTimeFilter<"Refund"> | Date | string
 }
@@ -536,6 +636,10 @@ export type RefundCreateManyOrderInput = {
   amount: bigint | number
   reason?: string | null
   lineItems: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  status?: string
+  provider?: string
+  providerReference?: string | null
+  failureReason?: string | null
   storeCreditAmount?: bigint | number
   createdAt?: Date | string
 }
@@ -546,6 +650,10 @@ export type RefundUpdateWithoutOrderInput = {
   amount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   reason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   lineItems?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  provider?: Prisma.StringFieldUpdateOperationsInput | string
+  providerReference?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  failureReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   storeCreditAmount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
@@ -556,6 +664,10 @@ export type RefundUncheckedUpdateWithoutOrderInput = {
   amount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   reason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   lineItems?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  provider?: Prisma.StringFieldUpdateOperationsInput | string
+  providerReference?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  failureReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   storeCreditAmount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
@@ -566,6 +678,10 @@ export type RefundUncheckedUpdateManyWithoutOrderInput = {
   amount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   reason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   lineItems?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  provider?: Prisma.StringFieldUpdateOperationsInput | string
+  providerReference?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  failureReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   storeCreditAmount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
@@ -579,6 +695,10 @@ export type RefundSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs =
   amount?: boolean
   reason?: boolean
   lineItems?: boolean
+  status?: boolean
+  provider?: boolean
+  providerReference?: boolean
+  failureReason?: boolean
   storeCreditAmount?: boolean
   createdAt?: boolean
   order?: boolean | Prisma.OrderDefaultArgs<ExtArgs>
@@ -591,6 +711,10 @@ export type RefundSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Extens
   amount?: boolean
   reason?: boolean
   lineItems?: boolean
+  status?: boolean
+  provider?: boolean
+  providerReference?: boolean
+  failureReason?: boolean
   storeCreditAmount?: boolean
   createdAt?: boolean
   order?: boolean | Prisma.OrderDefaultArgs<ExtArgs>
@@ -603,6 +727,10 @@ export type RefundSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extens
   amount?: boolean
   reason?: boolean
   lineItems?: boolean
+  status?: boolean
+  provider?: boolean
+  providerReference?: boolean
+  failureReason?: boolean
   storeCreditAmount?: boolean
   createdAt?: boolean
   order?: boolean | Prisma.OrderDefaultArgs<ExtArgs>
@@ -615,11 +743,15 @@ export type RefundSelectScalar = {
   amount?: boolean
   reason?: boolean
   lineItems?: boolean
+  status?: boolean
+  provider?: boolean
+  providerReference?: boolean
+  failureReason?: boolean
   storeCreditAmount?: boolean
   createdAt?: boolean
 }
 
-export type RefundOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "projectId" | "orderId" | "amount" | "reason" | "lineItems" | "storeCreditAmount" | "createdAt", ExtArgs["result"]["refund"]>
+export type RefundOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "projectId" | "orderId" | "amount" | "reason" | "lineItems" | "status" | "provider" | "providerReference" | "failureReason" | "storeCreditAmount" | "createdAt", ExtArgs["result"]["refund"]>
 export type RefundInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   order?: boolean | Prisma.OrderDefaultArgs<ExtArgs>
 }
@@ -648,6 +780,22 @@ export type $RefundPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs
      * [{line_item_index, quantity, location_id}] (the API's RefundLineItem objects): units restocked.
      */
     lineItems: runtime.JsonValue
+    /**
+     * pending (asked of the provider, not yet answered), succeeded, failed (its amount no longer counts).
+     */
+    status: string
+    /**
+     * The provider that took the order's payment and returns the money: manual (recorded only), test, stripe.
+     */
+    provider: string
+    /**
+     * The provider's reference of the refund (a Stripe re_ id); null for manual.
+     */
+    providerReference: string | null
+    /**
+     * Why the provider refused the refund (status failed).
+     */
+    failureReason: string | null
     /**
      * The part of amount returned to the customer's store credit (the rest is money).
      */
@@ -1083,6 +1231,10 @@ export interface RefundFieldRefs {
   readonly amount: Prisma.FieldRef<"Refund", 'BigInt'>
   readonly reason: Prisma.FieldRef<"Refund", 'String'>
   readonly lineItems: Prisma.FieldRef<"Refund", 'Json'>
+  readonly status: Prisma.FieldRef<"Refund", 'String'>
+  readonly provider: Prisma.FieldRef<"Refund", 'String'>
+  readonly providerReference: Prisma.FieldRef<"Refund", 'String'>
+  readonly failureReason: Prisma.FieldRef<"Refund", 'String'>
   readonly storeCreditAmount: Prisma.FieldRef<"Refund", 'BigInt'>
   readonly createdAt: Prisma.FieldRef<"Refund", 'DateTime'>
 }

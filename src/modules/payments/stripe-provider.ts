@@ -1,6 +1,11 @@
 import Stripe from 'stripe';
 import { AppError, invalidField } from '../../shared/errors.js';
-import type { PaymentOutcome, PaymentProvider } from './payment-provider.types.js';
+import {
+  ProviderUnavailable,
+  type PaymentOutcome,
+  type PaymentProvider,
+  type RefundOutcome,
+} from './payment-provider.types.js';
 
 /** Where the SDK sends its requests: api.stripe.com, or a local stand-in (STRIPE_API_BASE, tests). */
 export interface StripeEndpoint {
@@ -75,10 +80,49 @@ async function calling(call: () => Promise<Stripe.PaymentIntent>): Promise<Payme
   }
 }
 
+/** What a Stripe Refund's status means for the API's refund (requires_action is Stripe waiting: pending). */
+function refundOutcomeOf(refund: Stripe.Refund): RefundOutcome {
+  const status =
+    refund.status === 'succeeded'
+      ? 'succeeded'
+      : refund.status === 'failed' || refund.status === 'canceled'
+        ? 'failed'
+        : 'pending';
+  return {
+    status,
+    reference: refund.id,
+    failureReason: status === 'failed' ? (refund.failure_reason ?? refund.status) : null,
+  };
+}
+
 /**
- * The `stripe` provider: one PaymentIntent per checkout and amount (Stripe's idempotency key names both, so a retry
- * after a lost answer finds the same intent), confirmed with the shopper's PaymentMethod id; the extra step is
- * whatever Stripe.js does with the intent's client_secret, after which the intent is read back.
+ * A refund through Stripe's Refunds API: Stripe not answering (or failing on its side) is ProviderUnavailable, so the
+ * refund stays pending and is asked again with the same idempotency key; a request Stripe refuses (a payment already
+ * refunded, say) is a failed refund naming Stripe's message.
+ */
+async function refunding(call: () => Promise<Stripe.Refund>): Promise<RefundOutcome> {
+  try {
+    return refundOutcomeOf(await call());
+  } catch (error) {
+    if (
+      error instanceof Stripe.errors.StripeConnectionError ||
+      error instanceof Stripe.errors.StripeAPIError ||
+      error instanceof Stripe.errors.StripeRateLimitError
+    ) {
+      throw new ProviderUnavailable(error.message);
+    }
+    if (error instanceof Stripe.errors.StripeError) {
+      return { status: 'failed', reference: null, failureReason: `Stripe refused the refund: ${error.message}` };
+    }
+    throw error;
+  }
+}
+
+/**
+ * The `stripe` provider: one PaymentIntent per checkout, amount and payment attempt (Stripe's idempotency key names
+ * them, so a retry after a lost answer finds the same intent), confirmed with the shopper's PaymentMethod id and captured with it
+ * (automatic capture); the extra step is whatever Stripe.js does with the intent's client_secret, after which the
+ * intent is read back. Refunds go through Stripe's Refunds API keyed by the API's refund id.
  */
 export function stripeProvider(secretKey: string | null, endpoint: StripeEndpoint): PaymentProvider {
   return {
@@ -99,7 +143,9 @@ export function stripeProvider(secretKey: string | null, endpoint: StripeEndpoin
             automatic_payment_methods: { enabled: true, allow_redirects: 'never' },
             metadata: { checkout_id: request.checkoutId, project_id: request.projectId ?? '' },
           },
-          { idempotencyKey: `${request.checkoutId}:${request.currency}:${request.amount}:${request.paymentMethod}` },
+          {
+            idempotencyKey: `${request.checkoutId}:${request.currency}:${request.amount}:${request.paymentMethod}:${request.attempt ?? ''}`,
+          },
         );
         if (created.status !== 'requires_payment_method' && created.status !== 'requires_confirmation') return created;
         return stripe.paymentIntents.confirm(created.id, { payment_method: request.paymentMethod });
@@ -108,6 +154,26 @@ export function stripeProvider(secretKey: string | null, endpoint: StripeEndpoin
     confirmPayment: async (reference) => {
       const stripe = stripeClient(secretKey, endpoint);
       return calling(() => stripe.paymentIntents.retrieve(reference));
+    },
+    refundPayment: async (request) => {
+      const stripe = stripeClient(secretKey, endpoint);
+      return refunding(() =>
+        stripe.refunds.create(
+          { payment_intent: request.reference, amount: request.amount, metadata: request.metadata },
+          { idempotencyKey: `refund:${request.idempotencyKey}` },
+        ),
+      );
+    },
+    cancelPayment: async (reference) => {
+      const stripe = stripeClient(secretKey, endpoint);
+      try {
+        await stripe.paymentIntents.cancel(reference);
+      } catch (error) {
+        // Succeeded or canceled meanwhile (payment_intent_unexpected_state): its webhook settles it.
+        if (error instanceof Stripe.errors.StripeInvalidRequestError) return;
+        if (error instanceof Stripe.errors.StripeError) throw new ProviderUnavailable(error.message);
+        throw error;
+      }
     },
   };
 }
