@@ -31,6 +31,7 @@ export type OperationId =
   | 'addCollectionProducts'
   | 'addCustomerGroupMembers'
   | 'addDraftOrderItems'
+  | 'applyCheckoutDiscountCode'
   | 'archiveMetafieldDefinition'
   | 'blockSuggestion'
   | 'cancelOrder'
@@ -50,6 +51,7 @@ export type OperationId =
   | 'createCustomerAddress'
   | 'createCustomerGroup'
   | 'createCustomerNote'
+  | 'createDiscount'
   | 'createDraftOrder'
   | 'createFile'
   | 'createLocation'
@@ -60,6 +62,7 @@ export type OperationId =
   | 'createPriceList'
   | 'createProduct'
   | 'createProject'
+  | 'createPromotion'
   | 'createShippingRate'
   | 'createShippingZone'
   | 'createSynonymGroup'
@@ -76,6 +79,7 @@ export type OperationId =
   | 'deleteCustomerGroup'
   | 'deleteCustomerMetafield'
   | 'deleteCustomerNote'
+  | 'deleteDiscount'
   | 'deleteDraftOrder'
   | 'deleteDraftOrderItem'
   | 'deleteLocation'
@@ -84,6 +88,7 @@ export type OperationId =
   | 'deletePriceList'
   | 'deleteProduct'
   | 'deleteProductMetafield'
+  | 'deletePromotion'
   | 'deleteShippingRate'
   | 'deleteShippingZone'
   | 'deleteSuggestionBlock'
@@ -102,6 +107,7 @@ export type OperationId =
   | 'getCustomer'
   | 'getCustomerGroup'
   | 'getCustomerMetafields'
+  | 'getDiscount'
   | 'getDocs'
   | 'getDocsAsset'
   | 'getDraftOrder'
@@ -119,6 +125,7 @@ export type OperationId =
   | 'getProduct'
   | 'getProductMetafields'
   | 'getProject'
+  | 'getPromotion'
   | 'getReadiness'
   | 'getShippingZone'
   | 'getStoreEvent'
@@ -139,6 +146,7 @@ export type OperationId =
   | 'listCustomerGroups'
   | 'listCustomerNotes'
   | 'listCustomers'
+  | 'listDiscounts'
   | 'listDraftOrders'
   | 'listLocations'
   | 'listMerchandisingRules'
@@ -150,6 +158,7 @@ export type OperationId =
   | 'listPriceListPrices'
   | 'listPriceLists'
   | 'listProducts'
+  | 'listPromotions'
   | 'listShippingZones'
   | 'listStoreEvents'
   | 'listSuggestionBlocks'
@@ -165,6 +174,7 @@ export type OperationId =
   | 'recoverWebhookDeliveries'
   | 'refreshCustomerToken'
   | 'registerCustomer'
+  | 'removeCheckoutDiscountCode'
   | 'removeCheckoutLine'
   | 'removeCollectionProduct'
   | 'removeCustomerGroupMember'
@@ -203,6 +213,7 @@ export type OperationId =
   | 'updateCustomer'
   | 'updateCustomerAddress'
   | 'updateCustomerGroup'
+  | 'updateDiscount'
   | 'updateDraftOrder'
   | 'updateDraftOrderItem'
   | 'updateLocation'
@@ -211,6 +222,7 @@ export type OperationId =
   | 'updatePriceList'
   | 'updateProduct'
   | 'updateProject'
+  | 'updatePromotion'
   | 'updateShippingRate'
   | 'updateShippingZone'
   | 'updateSynonymGroup'
@@ -224,6 +236,7 @@ export interface OperationAuth {
   addCollectionProducts: 'secret';
   addCustomerGroupMembers: 'secret';
   addDraftOrderItems: 'secret';
+  applyCheckoutDiscountCode: 'publishable';
   archiveMetafieldDefinition: 'secret';
   blockSuggestion: 'secret';
   cancelOrder: 'secret';
@@ -243,6 +256,7 @@ export interface OperationAuth {
   createCustomerAddress: 'secret';
   createCustomerGroup: 'secret';
   createCustomerNote: 'secret';
+  createDiscount: 'secret';
   createDraftOrder: 'secret';
   createFile: 'secret';
   createLocation: 'secret';
@@ -253,6 +267,7 @@ export interface OperationAuth {
   createPriceList: 'secret';
   createProduct: 'secret';
   createProject: 'platform';
+  createPromotion: 'secret';
   createShippingRate: 'secret';
   createShippingZone: 'secret';
   createSynonymGroup: 'secret';
@@ -269,6 +284,7 @@ export interface OperationAuth {
   deleteCustomerGroup: 'secret';
   deleteCustomerMetafield: 'secret';
   deleteCustomerNote: 'secret';
+  deleteDiscount: 'secret';
   deleteDraftOrder: 'secret';
   deleteDraftOrderItem: 'secret';
   deleteLocation: 'secret';
@@ -277,6 +293,7 @@ export interface OperationAuth {
   deletePriceList: 'secret';
   deleteProduct: 'secret';
   deleteProductMetafield: 'secret';
+  deletePromotion: 'secret';
   deleteShippingRate: 'secret';
   deleteShippingZone: 'secret';
   deleteSuggestionBlock: 'secret';
@@ -295,6 +312,7 @@ export interface OperationAuth {
   getCustomer: 'secret';
   getCustomerGroup: 'secret';
   getCustomerMetafields: 'secret';
+  getDiscount: 'secret';
   getDocs: 'none';
   getDocsAsset: 'none';
   getDraftOrder: 'secret';
@@ -312,6 +330,7 @@ export interface OperationAuth {
   getProduct: 'publishable';
   getProductMetafields: 'publishable';
   getProject: 'platform';
+  getPromotion: 'secret';
   getReadiness: 'none';
   getShippingZone: 'secret';
   getStoreEvent: 'secret';
@@ -332,6 +351,7 @@ export interface OperationAuth {
   listCustomerGroups: 'secret';
   listCustomerNotes: 'secret';
   listCustomers: 'secret';
+  listDiscounts: 'secret';
   listDraftOrders: 'secret';
   listLocations: 'secret';
   listMerchandisingRules: 'secret';
@@ -343,6 +363,7 @@ export interface OperationAuth {
   listPriceListPrices: 'secret';
   listPriceLists: 'secret';
   listProducts: 'publishable';
+  listPromotions: 'secret';
   listShippingZones: 'secret';
   listStoreEvents: 'secret';
   listSuggestionBlocks: 'secret';
@@ -358,6 +379,7 @@ export interface OperationAuth {
   recoverWebhookDeliveries: 'secret';
   refreshCustomerToken: 'publishable';
   registerCustomer: 'publishable';
+  removeCheckoutDiscountCode: 'publishable';
   removeCheckoutLine: 'publishable';
   removeCollectionProduct: 'secret';
   removeCustomerGroupMember: 'secret';
@@ -396,6 +418,7 @@ export interface OperationAuth {
   updateCustomer: 'secret';
   updateCustomerAddress: 'secret';
   updateCustomerGroup: 'secret';
+  updateDiscount: 'secret';
   updateDraftOrder: 'secret';
   updateDraftOrderItem: 'secret';
   updateLocation: 'secret';
@@ -404,6 +427,7 @@ export interface OperationAuth {
   updatePriceList: 'secret';
   updateProduct: 'secret';
   updateProject: 'platform';
+  updatePromotion: 'secret';
   updateShippingRate: 'secret';
   updateShippingZone: 'secret';
   updateSynonymGroup: 'secret';
@@ -414,11 +438,12 @@ export interface OperationAuth {
 /** The operations of each tag (area), for typing an area's handler map. */
 export interface OperationsByTag {
   'catalog': 'addCollectionProducts' | 'createCollection' | 'createFile' | 'createProduct' | 'createVariant' | 'deleteCollection' | 'deleteProduct' | 'deleteVariant' | 'duplicateProduct' | 'getCollection' | 'getFile' | 'getProduct' | 'getVariant' | 'listCollections' | 'listProducts' | 'removeCollectionProduct' | 'updateCollection' | 'updateProduct' | 'updateVariant';
-  'checkouts': 'addCheckoutLines' | 'completeCheckout' | 'createCheckout' | 'createCheckoutFromDraft' | 'getCheckout' | 'listCheckoutShippingRates' | 'receiveStripeWebhook' | 'removeCheckoutLine' | 'updateCheckout' | 'updateCheckoutLine';
+  'checkouts': 'addCheckoutLines' | 'applyCheckoutDiscountCode' | 'completeCheckout' | 'createCheckout' | 'createCheckoutFromDraft' | 'getCheckout' | 'listCheckoutShippingRates' | 'receiveStripeWebhook' | 'removeCheckoutDiscountCode' | 'removeCheckoutLine' | 'updateCheckout' | 'updateCheckoutLine';
   'companies': 'createCompany' | 'createCompanyAddress' | 'createCompanyContact' | 'deleteCompany' | 'deleteCompanyAddress' | 'deleteCompanyContact' | 'getCompany' | 'listCompanies' | 'listCompanyAddresses' | 'listCompanyContacts' | 'updateCompany' | 'updateCompanyAddress' | 'updateCompanyContact';
   'customer-auth': 'changeCurrentCustomerPassword' | 'createCurrentCustomerAddress' | 'deleteCurrentCustomerAddress' | 'getCurrentCustomer' | 'getCurrentCustomerAddress' | 'getCurrentCustomerOrder' | 'listCurrentCustomerAddresses' | 'listCurrentCustomerOrders' | 'loginCustomer' | 'logoutCustomer' | 'refreshCustomerToken' | 'registerCustomer' | 'requestPasswordReset' | 'resetPassword' | 'updateCurrentCustomer' | 'updateCurrentCustomerAddress';
   'customer-groups': 'addCustomerGroupMembers' | 'createCustomerGroup' | 'deleteCustomerGroup' | 'getCustomerGroup' | 'listCustomerGroups' | 'removeCustomerGroupMember' | 'updateCustomerGroup';
   'customers': 'createCustomer' | 'createCustomerAddress' | 'createCustomerNote' | 'deleteCustomer' | 'deleteCustomerAddress' | 'deleteCustomerNote' | 'getCustomer' | 'listCustomerAddresses' | 'listCustomerNotes' | 'listCustomers' | 'updateCustomer' | 'updateCustomerAddress';
+  'discounts': 'createDiscount' | 'createPromotion' | 'deleteDiscount' | 'deletePromotion' | 'getDiscount' | 'getPromotion' | 'listDiscounts' | 'listPromotions' | 'updateDiscount' | 'updatePromotion';
   'draft-orders': 'addDraftOrderItems' | 'completeDraftOrder' | 'createDraftOrder' | 'deleteDraftOrder' | 'deleteDraftOrderItem' | 'getDraftOrder' | 'listDraftOrders' | 'sendDraftOrder' | 'updateDraftOrder' | 'updateDraftOrderItem';
   'inventory': 'listVariantInventoryLevels' | 'setInventoryLevel';
   'locations': 'createLocation' | 'deleteLocation' | 'getLocation' | 'listLocations' | 'setDefaultLocation' | 'transferLocationInventory' | 'updateLocation';
@@ -487,6 +512,21 @@ export const operationIndex: readonly OperationMeta[] = [
     "auth": "secret",
     "customerTokenOptional": false,
     "idempotent": true,
+    "entityTag": false,
+    "ifMatch": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "applyCheckoutDiscountCode",
+    "method": "POST",
+    "path": "/v1/checkouts/{id}/discount-codes",
+    "tag": "checkouts",
+    "auth": "publishable",
+    "customerTokenOptional": true,
+    "idempotent": false,
     "entityTag": false,
     "ifMatch": false,
     "hasBody": true,
@@ -780,6 +820,21 @@ export const operationIndex: readonly OperationMeta[] = [
     "queryParams": []
   },
   {
+    "operationId": "createDiscount",
+    "method": "POST",
+    "path": "/v1/discounts",
+    "tag": "discounts",
+    "auth": "secret",
+    "customerTokenOptional": false,
+    "idempotent": true,
+    "entityTag": true,
+    "ifMatch": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
     "operationId": "createDraftOrder",
     "method": "POST",
     "path": "/v1/draft-orders",
@@ -923,6 +978,21 @@ export const operationIndex: readonly OperationMeta[] = [
     "customerTokenOptional": false,
     "idempotent": true,
     "entityTag": false,
+    "ifMatch": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "createPromotion",
+    "method": "POST",
+    "path": "/v1/promotions",
+    "tag": "discounts",
+    "auth": "secret",
+    "customerTokenOptional": false,
+    "idempotent": true,
+    "entityTag": true,
     "ifMatch": false,
     "hasBody": true,
     "bodyRequired": true,
@@ -1170,6 +1240,21 @@ export const operationIndex: readonly OperationMeta[] = [
     "queryParams": []
   },
   {
+    "operationId": "deleteDiscount",
+    "method": "DELETE",
+    "path": "/v1/discounts/{id}",
+    "tag": "discounts",
+    "auth": "secret",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "entityTag": false,
+    "ifMatch": true,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
     "operationId": "deleteDraftOrder",
     "method": "DELETE",
     "path": "/v1/draft-orders/{id}",
@@ -1284,6 +1369,21 @@ export const operationIndex: readonly OperationMeta[] = [
     "idempotent": false,
     "entityTag": false,
     "ifMatch": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "deletePromotion",
+    "method": "DELETE",
+    "path": "/v1/promotions/{id}",
+    "tag": "discounts",
+    "auth": "secret",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "entityTag": false,
+    "ifMatch": true,
     "hasBody": false,
     "bodyRequired": false,
     "arrayQuery": [],
@@ -1584,6 +1684,21 @@ export const operationIndex: readonly OperationMeta[] = [
     "queryParams": []
   },
   {
+    "operationId": "getDiscount",
+    "method": "GET",
+    "path": "/v1/discounts/{id}",
+    "tag": "discounts",
+    "auth": "secret",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "entityTag": true,
+    "ifMatch": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
     "operationId": "getDocs",
     "method": "GET",
     "path": "/docs",
@@ -1851,6 +1966,21 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/platform/v1/projects/{id}",
     "tag": "platform",
     "auth": "platform",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "entityTag": true,
+    "ifMatch": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "getPromotion",
+    "method": "GET",
+    "path": "/v1/promotions/{id}",
+    "tag": "discounts",
+    "auth": "secret",
     "customerTokenOptional": false,
     "idempotent": false,
     "entityTag": true,
@@ -2254,6 +2384,28 @@ export const operationIndex: readonly OperationMeta[] = [
     ]
   },
   {
+    "operationId": "listDiscounts",
+    "method": "GET",
+    "path": "/v1/discounts",
+    "tag": "discounts",
+    "auth": "secret",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "entityTag": false,
+    "ifMatch": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": [
+      "limit",
+      "cursor",
+      "sort",
+      "order",
+      "status",
+      "code"
+    ]
+  },
+  {
     "operationId": "listDraftOrders",
     "method": "GET",
     "path": "/v1/draft-orders",
@@ -2491,6 +2643,27 @@ export const operationIndex: readonly OperationMeta[] = [
       "created_after",
       "expand",
       "fields"
+    ]
+  },
+  {
+    "operationId": "listPromotions",
+    "method": "GET",
+    "path": "/v1/promotions",
+    "tag": "discounts",
+    "auth": "secret",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "entityTag": false,
+    "ifMatch": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": [
+      "limit",
+      "cursor",
+      "sort",
+      "order",
+      "status"
     ]
   },
   {
@@ -2757,6 +2930,21 @@ export const operationIndex: readonly OperationMeta[] = [
     "ifMatch": false,
     "hasBody": true,
     "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "removeCheckoutDiscountCode",
+    "method": "DELETE",
+    "path": "/v1/checkouts/{id}/discount-codes/{code}",
+    "tag": "checkouts",
+    "auth": "publishable",
+    "customerTokenOptional": true,
+    "idempotent": false,
+    "entityTag": true,
+    "ifMatch": false,
+    "hasBody": false,
+    "bodyRequired": false,
     "arrayQuery": [],
     "queryParams": []
   },
@@ -3350,6 +3538,21 @@ export const operationIndex: readonly OperationMeta[] = [
     "queryParams": []
   },
   {
+    "operationId": "updateDiscount",
+    "method": "PATCH",
+    "path": "/v1/discounts/{id}",
+    "tag": "discounts",
+    "auth": "secret",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "entityTag": true,
+    "ifMatch": true,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
     "operationId": "updateDraftOrder",
     "method": "PATCH",
     "path": "/v1/draft-orders/{id}",
@@ -3460,6 +3663,21 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/platform/v1/projects/{id}",
     "tag": "platform",
     "auth": "platform",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "entityTag": true,
+    "ifMatch": true,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "updatePromotion",
+    "method": "PATCH",
+    "path": "/v1/promotions/{id}",
+    "tag": "discounts",
+    "auth": "secret",
     "customerTokenOptional": false,
     "idempotent": false,
     "entityTag": true,

@@ -339,3 +339,13 @@ export type Checkout = Prisma.CheckoutModel
  * 
  */
 export type CheckoutLine = Prisma.CheckoutLineModel
+/**
+ * Model Discount
+ * A discount code (kind code, id disc_) or an automatic promotion (kind automatic, id promo_): openapi.yaml, the discounts tag.
+ */
+export type Discount = Prisma.DiscountModel
+/**
+ * Model DiscountRedemption
+ * One use of a discount by an order; released (released_at) when the order is cancelled.
+ */
+export type DiscountRedemption = Prisma.DiscountRedemptionModel

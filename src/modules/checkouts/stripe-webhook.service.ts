@@ -5,6 +5,7 @@ import { AppError, notFound } from '../../shared/errors.js';
 import { writeTx } from '../../shared/write.js';
 import { releaseCheckoutHold } from '../inventory/index.js';
 import { placeOrder, type CompletionOptions } from './checkout-complete.js';
+import { redeemCheckoutDiscounts } from './checkout-discounts.service.js';
 import { linesOf, NO_PAYMENT } from './checkouts.service.js';
 
 const HANDLED = new Set(['payment_intent.succeeded', 'payment_intent.payment_failed']);
@@ -57,11 +58,13 @@ export async function receiveStripeEvent(
     if (checkout.status !== 'requires_action') return;
     if (event.type === 'payment_intent.succeeded') {
       const lines = await linesOf(tx, checkout.id);
+      // The uses counted at the first completion were given back while the payment waited: count them again.
+      const priced = await redeemCheckoutDiscounts(ctx, tx, checkout, lines);
       try {
         await placeOrder(
           tx,
           ctx,
-          checkout,
+          priced,
           lines,
           { provider: 'stripe', outcome: { status: 'succeeded', reference: intent.id } },
           options,

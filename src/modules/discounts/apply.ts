@@ -5,12 +5,7 @@
 import { allocate, percentOf, percentPerLine } from './money.js';
 
 export type DiscountType = 'percentage' | 'fixed_amount' | 'free_shipping' | 'buy_x_get_y' | 'tiered';
-export type NotApplicableReason =
-  | 'min_subtotal'
-  | 'products'
-  | 'customer'
-  | 'currency'
-  | 'not_combinable';
+export type NotApplicableReason = 'min_subtotal' | 'products' | 'customer' | 'currency' | 'not_combinable';
 
 export interface Conditions {
   min_subtotal: number | null;

@@ -11,7 +11,7 @@ const NO_CONDITIONS: Rule['conditions'] = {
   currency: null,
 };
 
-const rule = (over: Partial<Rule> & { conditions?: Partial<Rule['conditions']> }): Rule => ({
+const rule = (over: Omit<Partial<Rule>, 'conditions'> & { conditions?: Partial<Rule['conditions']> }): Rule => ({
   id: 'disc_1',
   source: 'code',
   code: 'SAVE',
@@ -114,18 +114,21 @@ describe('evaluate: conditions', () => {
     ['currency', { currency: 'USD' }, {}],
     ['customer', { customer_ids: ['cus_a'] }, { customerId: 'cus_b' }],
     ['customer', { customer_group_ids: ['cg_vip'] }, { customerGroupIds: ['cg_other'] }],
-  ] as const)('a code rejected for %s', (reason, conditions, over) => {
-    const result = evaluate(basket(over), [rule({ conditions })]);
-    expect(result.applications).toEqual([]);
-    expect(result.rejected.map((r) => r.reason)).toEqual([reason]);
-  });
+  ] as Array<[string, Partial<Rule['conditions']>, Partial<Basket>]>)(
+    'a code rejected for %s',
+    (reason, conditions, over) => {
+      const result = evaluate(basket(over), [rule({ conditions })]);
+      expect(result.applications).toEqual([]);
+      expect(result.rejected.map((r) => r.reason)).toEqual([reason]);
+    },
+  );
 
   test('conditions met: the named customer, a member of the group, a matching collection', () => {
     for (const [conditions, over] of [
       [{ customer_ids: ['cus_a'] }, { customerId: 'cus_a' }],
       [{ customer_group_ids: ['cg_vip'] }, { customerGroupIds: ['cg_vip'] }],
       [{ collection_ids: ['col_run'], min_subtotal: 12997 }, {}],
-    ] as const) {
+    ] as Array<[Partial<Rule['conditions']>, Partial<Basket>]>) {
       expect(evaluate(basket(over), [rule({ conditions })]).applications).toHaveLength(1);
     }
   });

@@ -123,6 +123,8 @@ export type CheckoutCountAggregateOutputType = {
   discount: number
   total: number
   lineCount: number
+  discountCodes: number
+  discountApplications: number
   paymentProvider: number
   paymentStatus: number
   paymentReference: number
@@ -234,6 +236,8 @@ export type CheckoutCountAggregateInputType = {
   discount?: true
   total?: true
   lineCount?: true
+  discountCodes?: true
+  discountApplications?: true
   paymentProvider?: true
   paymentStatus?: true
   paymentReference?: true
@@ -354,6 +358,8 @@ export type CheckoutGroupByOutputType = {
   discount: bigint
   total: bigint
   lineCount: number
+  discountCodes: string[]
+  discountApplications: runtime.JsonValue
   paymentProvider: string | null
   paymentStatus: string | null
   paymentReference: string | null
@@ -410,6 +416,8 @@ export type CheckoutWhereInput = {
   discount?: Prisma.BigIntFilter<"Checkout"> | bigint | number
   total?: Prisma.BigIntFilter<"Checkout"> | bigint | number
   lineCount?: Prisma.IntFilter<"Checkout"> | number
+  discountCodes?: Prisma.StringNullableListFilter<"Checkout">
+  discountApplications?: Prisma.JsonFilter<"Checkout">
   paymentProvider?: Prisma.StringNullableFilter<"Checkout"> | string | null
   paymentStatus?: Prisma.StringNullableFilter<"Checkout"> | string | null
   paymentReference?: Prisma.StringNullableFilter<"Checkout"> | string | null
@@ -446,6 +454,8 @@ export type CheckoutOrderByWithRelationInput = {
   discount?: Prisma.SortOrder
   total?: Prisma.SortOrder
   lineCount?: Prisma.SortOrder
+  discountCodes?: Prisma.SortOrder
+  discountApplications?: Prisma.SortOrder
   paymentProvider?: Prisma.SortOrderInput | Prisma.SortOrder
   paymentStatus?: Prisma.SortOrderInput | Prisma.SortOrder
   paymentReference?: Prisma.SortOrderInput | Prisma.SortOrder
@@ -486,6 +496,8 @@ export type CheckoutWhereUniqueInput = Prisma.AtLeast<{
   discount?: Prisma.BigIntFilter<"Checkout"> | bigint | number
   total?: Prisma.BigIntFilter<"Checkout"> | bigint | number
   lineCount?: Prisma.IntFilter<"Checkout"> | number
+  discountCodes?: Prisma.StringNullableListFilter<"Checkout">
+  discountApplications?: Prisma.JsonFilter<"Checkout">
   paymentProvider?: Prisma.StringNullableFilter<"Checkout"> | string | null
   paymentStatus?: Prisma.StringNullableFilter<"Checkout"> | string | null
   paymentReference?: Prisma.StringNullableFilter<"Checkout"> | string | null
@@ -521,6 +533,8 @@ export type CheckoutOrderByWithAggregationInput = {
   discount?: Prisma.SortOrder
   total?: Prisma.SortOrder
   lineCount?: Prisma.SortOrder
+  discountCodes?: Prisma.SortOrder
+  discountApplications?: Prisma.SortOrder
   paymentProvider?: Prisma.SortOrderInput | Prisma.SortOrder
   paymentStatus?: Prisma.SortOrderInput | Prisma.SortOrder
   paymentReference?: Prisma.SortOrderInput | Prisma.SortOrder
@@ -562,6 +576,8 @@ export type CheckoutScalarWhereWithAggregatesInput = {
   discount?: Prisma.BigIntWithAggregatesFilter<"Checkout"> | bigint | number
   total?: Prisma.BigIntWithAggregatesFilter<"Checkout"> | bigint | number
   lineCount?: Prisma.IntWithAggregatesFilter<"Checkout"> | number
+  discountCodes?: Prisma.StringNullableListFilter<"Checkout">
+  discountApplications?: Prisma.JsonWithAggregatesFilter<"Checkout">
   paymentProvider?: Prisma.StringNullableWithAggregatesFilter<"Checkout"> | string | null
   paymentStatus?: Prisma.StringNullableWithAggregatesFilter<"Checkout"> | string | null
   paymentReference?: Prisma.StringNullableWithAggregatesFilter<"Checkout"> | string | null
@@ -594,6 +610,8 @@ export type CheckoutCreateInput = {
   discount?: bigint | number
   total?: bigint | number
   lineCount?: number
+  discountCodes?: Prisma.CheckoutCreatediscountCodesInput | string[]
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   paymentProvider?: string | null
   paymentStatus?: string | null
   paymentReference?: string | null
@@ -630,6 +648,8 @@ export type CheckoutUncheckedCreateInput = {
   discount?: bigint | number
   total?: bigint | number
   lineCount?: number
+  discountCodes?: Prisma.CheckoutCreatediscountCodesInput | string[]
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   paymentProvider?: string | null
   paymentStatus?: string | null
   paymentReference?: string | null
@@ -664,6 +684,8 @@ export type CheckoutUpdateInput = {
   discount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   total?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   lineCount?: Prisma.IntFieldUpdateOperationsInput | number
+  discountCodes?: Prisma.CheckoutUpdatediscountCodesInput | string[]
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   paymentProvider?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paymentStatus?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paymentReference?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -700,6 +722,8 @@ export type CheckoutUncheckedUpdateInput = {
   discount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   total?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   lineCount?: Prisma.IntFieldUpdateOperationsInput | number
+  discountCodes?: Prisma.CheckoutUpdatediscountCodesInput | string[]
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   paymentProvider?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paymentStatus?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paymentReference?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -735,6 +759,8 @@ export type CheckoutCreateManyInput = {
   discount?: bigint | number
   total?: bigint | number
   lineCount?: number
+  discountCodes?: Prisma.CheckoutCreatediscountCodesInput | string[]
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   paymentProvider?: string | null
   paymentStatus?: string | null
   paymentReference?: string | null
@@ -767,6 +793,8 @@ export type CheckoutUpdateManyMutationInput = {
   discount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   total?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   lineCount?: Prisma.IntFieldUpdateOperationsInput | number
+  discountCodes?: Prisma.CheckoutUpdatediscountCodesInput | string[]
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   paymentProvider?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paymentStatus?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paymentReference?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -800,6 +828,8 @@ export type CheckoutUncheckedUpdateManyInput = {
   discount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   total?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   lineCount?: Prisma.IntFieldUpdateOperationsInput | number
+  discountCodes?: Prisma.CheckoutUpdatediscountCodesInput | string[]
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   paymentProvider?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paymentStatus?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paymentReference?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -848,6 +878,8 @@ export type CheckoutCountOrderByAggregateInput = {
   discount?: Prisma.SortOrder
   total?: Prisma.SortOrder
   lineCount?: Prisma.SortOrder
+  discountCodes?: Prisma.SortOrder
+  discountApplications?: Prisma.SortOrder
   paymentProvider?: Prisma.SortOrder
   paymentStatus?: Prisma.SortOrder
   paymentReference?: Prisma.SortOrder
@@ -1000,6 +1032,15 @@ export type CheckoutUpdateOneWithoutReservationsNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.CheckoutUpdateToOneWithWhereWithoutReservationsInput, Prisma.CheckoutUpdateWithoutReservationsInput>, Prisma.CheckoutUncheckedUpdateWithoutReservationsInput>
 }
 
+export type CheckoutCreatediscountCodesInput = {
+  set: string[]
+}
+
+export type CheckoutUpdatediscountCodesInput = {
+  set?: string[]
+  push?: string | string[]
+}
+
 export type CheckoutCreateNestedOneWithoutLinesInput = {
   create?: Prisma.XOR<Prisma.CheckoutCreateWithoutLinesInput, Prisma.CheckoutUncheckedCreateWithoutLinesInput>
   connectOrCreate?: Prisma.CheckoutCreateOrConnectWithoutLinesInput
@@ -1033,6 +1074,8 @@ export type CheckoutCreateWithoutProjectInput = {
   discount?: bigint | number
   total?: bigint | number
   lineCount?: number
+  discountCodes?: Prisma.CheckoutCreatediscountCodesInput | string[]
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   paymentProvider?: string | null
   paymentStatus?: string | null
   paymentReference?: string | null
@@ -1067,6 +1110,8 @@ export type CheckoutUncheckedCreateWithoutProjectInput = {
   discount?: bigint | number
   total?: bigint | number
   lineCount?: number
+  discountCodes?: Prisma.CheckoutCreatediscountCodesInput | string[]
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   paymentProvider?: string | null
   paymentStatus?: string | null
   paymentReference?: string | null
@@ -1131,6 +1176,8 @@ export type CheckoutScalarWhereInput = {
   discount?: Prisma.BigIntFilter<"Checkout"> | bigint | number
   total?: Prisma.BigIntFilter<"Checkout"> | bigint | number
   lineCount?: Prisma.IntFilter<"Checkout"> | number
+  discountCodes?: Prisma.StringNullableListFilter<"Checkout">
+  discountApplications?: Prisma.JsonFilter<"Checkout">
   paymentProvider?: Prisma.StringNullableFilter<"Checkout"> | string | null
   paymentStatus?: Prisma.StringNullableFilter<"Checkout"> | string | null
   paymentReference?: Prisma.StringNullableFilter<"Checkout"> | string | null
@@ -1163,6 +1210,8 @@ export type CheckoutCreateWithoutReservationsInput = {
   discount?: bigint | number
   total?: bigint | number
   lineCount?: number
+  discountCodes?: Prisma.CheckoutCreatediscountCodesInput | string[]
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   paymentProvider?: string | null
   paymentStatus?: string | null
   paymentReference?: string | null
@@ -1198,6 +1247,8 @@ export type CheckoutUncheckedCreateWithoutReservationsInput = {
   discount?: bigint | number
   total?: bigint | number
   lineCount?: number
+  discountCodes?: Prisma.CheckoutCreatediscountCodesInput | string[]
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   paymentProvider?: string | null
   paymentStatus?: string | null
   paymentReference?: string | null
@@ -1247,6 +1298,8 @@ export type CheckoutUpdateWithoutReservationsInput = {
   discount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   total?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   lineCount?: Prisma.IntFieldUpdateOperationsInput | number
+  discountCodes?: Prisma.CheckoutUpdatediscountCodesInput | string[]
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   paymentProvider?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paymentStatus?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paymentReference?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -1282,6 +1335,8 @@ export type CheckoutUncheckedUpdateWithoutReservationsInput = {
   discount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   total?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   lineCount?: Prisma.IntFieldUpdateOperationsInput | number
+  discountCodes?: Prisma.CheckoutUpdatediscountCodesInput | string[]
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   paymentProvider?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paymentStatus?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paymentReference?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -1315,6 +1370,8 @@ export type CheckoutCreateWithoutLinesInput = {
   discount?: bigint | number
   total?: bigint | number
   lineCount?: number
+  discountCodes?: Prisma.CheckoutCreatediscountCodesInput | string[]
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   paymentProvider?: string | null
   paymentStatus?: string | null
   paymentReference?: string | null
@@ -1350,6 +1407,8 @@ export type CheckoutUncheckedCreateWithoutLinesInput = {
   discount?: bigint | number
   total?: bigint | number
   lineCount?: number
+  discountCodes?: Prisma.CheckoutCreatediscountCodesInput | string[]
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   paymentProvider?: string | null
   paymentStatus?: string | null
   paymentReference?: string | null
@@ -1399,6 +1458,8 @@ export type CheckoutUpdateWithoutLinesInput = {
   discount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   total?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   lineCount?: Prisma.IntFieldUpdateOperationsInput | number
+  discountCodes?: Prisma.CheckoutUpdatediscountCodesInput | string[]
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   paymentProvider?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paymentStatus?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paymentReference?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -1434,6 +1495,8 @@ export type CheckoutUncheckedUpdateWithoutLinesInput = {
   discount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   total?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   lineCount?: Prisma.IntFieldUpdateOperationsInput | number
+  discountCodes?: Prisma.CheckoutUpdatediscountCodesInput | string[]
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   paymentProvider?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paymentStatus?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paymentReference?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -1467,6 +1530,8 @@ export type CheckoutCreateManyProjectInput = {
   discount?: bigint | number
   total?: bigint | number
   lineCount?: number
+  discountCodes?: Prisma.CheckoutCreatediscountCodesInput | string[]
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   paymentProvider?: string | null
   paymentStatus?: string | null
   paymentReference?: string | null
@@ -1499,6 +1564,8 @@ export type CheckoutUpdateWithoutProjectInput = {
   discount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   total?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   lineCount?: Prisma.IntFieldUpdateOperationsInput | number
+  discountCodes?: Prisma.CheckoutUpdatediscountCodesInput | string[]
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   paymentProvider?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paymentStatus?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paymentReference?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -1533,6 +1600,8 @@ export type CheckoutUncheckedUpdateWithoutProjectInput = {
   discount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   total?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   lineCount?: Prisma.IntFieldUpdateOperationsInput | number
+  discountCodes?: Prisma.CheckoutUpdatediscountCodesInput | string[]
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   paymentProvider?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paymentStatus?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paymentReference?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -1567,6 +1636,8 @@ export type CheckoutUncheckedUpdateManyWithoutProjectInput = {
   discount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   total?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   lineCount?: Prisma.IntFieldUpdateOperationsInput | number
+  discountCodes?: Prisma.CheckoutUpdatediscountCodesInput | string[]
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   paymentProvider?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paymentStatus?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paymentReference?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -1640,6 +1711,8 @@ export type CheckoutSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs
   discount?: boolean
   total?: boolean
   lineCount?: boolean
+  discountCodes?: boolean
+  discountApplications?: boolean
   paymentProvider?: boolean
   paymentStatus?: boolean
   paymentReference?: boolean
@@ -1677,6 +1750,8 @@ export type CheckoutSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Exte
   discount?: boolean
   total?: boolean
   lineCount?: boolean
+  discountCodes?: boolean
+  discountApplications?: boolean
   paymentProvider?: boolean
   paymentStatus?: boolean
   paymentReference?: boolean
@@ -1711,6 +1786,8 @@ export type CheckoutSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Exte
   discount?: boolean
   total?: boolean
   lineCount?: boolean
+  discountCodes?: boolean
+  discountApplications?: boolean
   paymentProvider?: boolean
   paymentStatus?: boolean
   paymentReference?: boolean
@@ -1745,6 +1822,8 @@ export type CheckoutSelectScalar = {
   discount?: boolean
   total?: boolean
   lineCount?: boolean
+  discountCodes?: boolean
+  discountApplications?: boolean
   paymentProvider?: boolean
   paymentStatus?: boolean
   paymentReference?: boolean
@@ -1758,7 +1837,7 @@ export type CheckoutSelectScalar = {
   updatedAt?: boolean
 }
 
-export type CheckoutOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "projectId" | "secretHash" | "status" | "customerId" | "email" | "currency" | "shippingAddress" | "billingAddress" | "shippingRate" | "note" | "subtotal" | "tax" | "taxData" | "taxInclusive" | "shippingCost" | "discount" | "total" | "lineCount" | "paymentProvider" | "paymentStatus" | "paymentReference" | "paymentClientSecret" | "reservedUntil" | "orderId" | "completedAt" | "draftOrderId" | "expiresAt" | "createdAt" | "updatedAt", ExtArgs["result"]["checkout"]>
+export type CheckoutOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "projectId" | "secretHash" | "status" | "customerId" | "email" | "currency" | "shippingAddress" | "billingAddress" | "shippingRate" | "note" | "subtotal" | "tax" | "taxData" | "taxInclusive" | "shippingCost" | "discount" | "total" | "lineCount" | "discountCodes" | "discountApplications" | "paymentProvider" | "paymentStatus" | "paymentReference" | "paymentClientSecret" | "reservedUntil" | "orderId" | "completedAt" | "draftOrderId" | "expiresAt" | "createdAt" | "updatedAt", ExtArgs["result"]["checkout"]>
 export type CheckoutInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   project?: boolean | Prisma.ProjectDefaultArgs<ExtArgs>
   lines?: boolean | Prisma.Checkout$linesArgs<ExtArgs>
@@ -1805,6 +1884,14 @@ export type $CheckoutPayload<ExtArgs extends runtime.Types.Extensions.InternalAr
     discount: bigint
     total: bigint
     lineCount: number
+    /**
+     * Discount codes the shopper applied, as the discounts hold them, in the order applied.
+     */
+    discountCodes: string[]
+    /**
+     * The reductions applied (the API's DiscountApplication[]), recomputed with the totals.
+     */
+    discountApplications: runtime.JsonValue
     /**
      * The payment being taken: its provider, status and the provider's reference.
      */
@@ -2277,6 +2364,8 @@ export interface CheckoutFieldRefs {
   readonly discount: Prisma.FieldRef<"Checkout", 'BigInt'>
   readonly total: Prisma.FieldRef<"Checkout", 'BigInt'>
   readonly lineCount: Prisma.FieldRef<"Checkout", 'Int'>
+  readonly discountCodes: Prisma.FieldRef<"Checkout", 'String[]'>
+  readonly discountApplications: Prisma.FieldRef<"Checkout", 'Json'>
   readonly paymentProvider: Prisma.FieldRef<"Checkout", 'String'>
   readonly paymentStatus: Prisma.FieldRef<"Checkout", 'String'>
   readonly paymentReference: Prisma.FieldRef<"Checkout", 'String'>

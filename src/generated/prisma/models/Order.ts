@@ -120,6 +120,7 @@ export type OrderCountAggregateOutputType = {
   taxData: number
   shippingCost: number
   discount: number
+  discountApplications: number
   total: number
   shippingAddress: number
   billingAddress: number
@@ -229,6 +230,7 @@ export type OrderCountAggregateInputType = {
   taxData?: true
   shippingCost?: true
   discount?: true
+  discountApplications?: true
   total?: true
   shippingAddress?: true
   billingAddress?: true
@@ -349,6 +351,7 @@ export type OrderGroupByOutputType = {
   taxData: runtime.JsonValue | null
   shippingCost: bigint
   discount: bigint
+  discountApplications: runtime.JsonValue
   total: bigint
   shippingAddress: runtime.JsonValue | null
   billingAddress: runtime.JsonValue | null
@@ -405,6 +408,7 @@ export type OrderWhereInput = {
   taxData?: Prisma.JsonNullableFilter<"Order">
   shippingCost?: Prisma.BigIntFilter<"Order"> | bigint | number
   discount?: Prisma.BigIntFilter<"Order"> | bigint | number
+  discountApplications?: Prisma.JsonFilter<"Order">
   total?: Prisma.BigIntFilter<"Order"> | bigint | number
   shippingAddress?: Prisma.JsonNullableFilter<"Order">
   billingAddress?: Prisma.JsonNullableFilter<"Order">
@@ -441,6 +445,7 @@ export type OrderOrderByWithRelationInput = {
   taxData?: Prisma.SortOrderInput | Prisma.SortOrder
   shippingCost?: Prisma.SortOrder
   discount?: Prisma.SortOrder
+  discountApplications?: Prisma.SortOrder
   total?: Prisma.SortOrder
   shippingAddress?: Prisma.SortOrderInput | Prisma.SortOrder
   billingAddress?: Prisma.SortOrderInput | Prisma.SortOrder
@@ -483,6 +488,7 @@ export type OrderWhereUniqueInput = Prisma.AtLeast<{
   taxData?: Prisma.JsonNullableFilter<"Order">
   shippingCost?: Prisma.BigIntFilter<"Order"> | bigint | number
   discount?: Prisma.BigIntFilter<"Order"> | bigint | number
+  discountApplications?: Prisma.JsonFilter<"Order">
   total?: Prisma.BigIntFilter<"Order"> | bigint | number
   shippingAddress?: Prisma.JsonNullableFilter<"Order">
   billingAddress?: Prisma.JsonNullableFilter<"Order">
@@ -517,6 +523,7 @@ export type OrderOrderByWithAggregationInput = {
   taxData?: Prisma.SortOrderInput | Prisma.SortOrder
   shippingCost?: Prisma.SortOrder
   discount?: Prisma.SortOrder
+  discountApplications?: Prisma.SortOrder
   total?: Prisma.SortOrder
   shippingAddress?: Prisma.SortOrderInput | Prisma.SortOrder
   billingAddress?: Prisma.SortOrderInput | Prisma.SortOrder
@@ -558,6 +565,7 @@ export type OrderScalarWhereWithAggregatesInput = {
   taxData?: Prisma.JsonNullableWithAggregatesFilter<"Order">
   shippingCost?: Prisma.BigIntWithAggregatesFilter<"Order"> | bigint | number
   discount?: Prisma.BigIntWithAggregatesFilter<"Order"> | bigint | number
+  discountApplications?: Prisma.JsonWithAggregatesFilter<"Order">
   total?: Prisma.BigIntWithAggregatesFilter<"Order"> | bigint | number
   shippingAddress?: Prisma.JsonNullableWithAggregatesFilter<"Order">
   billingAddress?: Prisma.JsonNullableWithAggregatesFilter<"Order">
@@ -590,6 +598,7 @@ export type OrderCreateInput = {
   taxData?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   shippingCost: bigint | number
   discount: bigint | number
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   total: bigint | number
   shippingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   billingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -626,6 +635,7 @@ export type OrderUncheckedCreateInput = {
   taxData?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   shippingCost: bigint | number
   discount: bigint | number
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   total: bigint | number
   shippingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   billingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -660,6 +670,7 @@ export type OrderUpdateInput = {
   taxData?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   shippingCost?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   discount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   total?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   shippingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   billingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -696,6 +707,7 @@ export type OrderUncheckedUpdateInput = {
   taxData?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   shippingCost?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   discount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   total?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   shippingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   billingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -731,6 +743,7 @@ export type OrderCreateManyInput = {
   taxData?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   shippingCost: bigint | number
   discount: bigint | number
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   total: bigint | number
   shippingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   billingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -763,6 +776,7 @@ export type OrderUpdateManyMutationInput = {
   taxData?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   shippingCost?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   discount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   total?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   shippingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   billingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -796,6 +810,7 @@ export type OrderUncheckedUpdateManyInput = {
   taxData?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   shippingCost?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   discount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   total?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   shippingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   billingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -844,6 +859,7 @@ export type OrderCountOrderByAggregateInput = {
   taxData?: Prisma.SortOrder
   shippingCost?: Prisma.SortOrder
   discount?: Prisma.SortOrder
+  discountApplications?: Prisma.SortOrder
   total?: Prisma.SortOrder
   shippingAddress?: Prisma.SortOrder
   billingAddress?: Prisma.SortOrder
@@ -1025,6 +1041,7 @@ export type OrderCreateWithoutProjectInput = {
   taxData?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   shippingCost: bigint | number
   discount: bigint | number
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   total: bigint | number
   shippingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   billingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -1059,6 +1076,7 @@ export type OrderUncheckedCreateWithoutProjectInput = {
   taxData?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   shippingCost: bigint | number
   discount: bigint | number
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   total: bigint | number
   shippingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   billingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -1123,6 +1141,7 @@ export type OrderScalarWhereInput = {
   taxData?: Prisma.JsonNullableFilter<"Order">
   shippingCost?: Prisma.BigIntFilter<"Order"> | bigint | number
   discount?: Prisma.BigIntFilter<"Order"> | bigint | number
+  discountApplications?: Prisma.JsonFilter<"Order">
   total?: Prisma.BigIntFilter<"Order"> | bigint | number
   shippingAddress?: Prisma.JsonNullableFilter<"Order">
   billingAddress?: Prisma.JsonNullableFilter<"Order">
@@ -1155,6 +1174,7 @@ export type OrderCreateWithoutFulfillmentsInput = {
   taxData?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   shippingCost: bigint | number
   discount: bigint | number
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   total: bigint | number
   shippingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   billingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -1190,6 +1210,7 @@ export type OrderUncheckedCreateWithoutFulfillmentsInput = {
   taxData?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   shippingCost: bigint | number
   discount: bigint | number
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   total: bigint | number
   shippingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   billingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -1239,6 +1260,7 @@ export type OrderUpdateWithoutFulfillmentsInput = {
   taxData?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   shippingCost?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   discount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   total?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   shippingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   billingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -1274,6 +1296,7 @@ export type OrderUncheckedUpdateWithoutFulfillmentsInput = {
   taxData?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   shippingCost?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   discount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   total?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   shippingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   billingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -1307,6 +1330,7 @@ export type OrderCreateWithoutRefundsInput = {
   taxData?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   shippingCost: bigint | number
   discount: bigint | number
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   total: bigint | number
   shippingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   billingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -1342,6 +1366,7 @@ export type OrderUncheckedCreateWithoutRefundsInput = {
   taxData?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   shippingCost: bigint | number
   discount: bigint | number
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   total: bigint | number
   shippingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   billingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -1391,6 +1416,7 @@ export type OrderUpdateWithoutRefundsInput = {
   taxData?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   shippingCost?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   discount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   total?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   shippingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   billingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -1426,6 +1452,7 @@ export type OrderUncheckedUpdateWithoutRefundsInput = {
   taxData?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   shippingCost?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   discount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   total?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   shippingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   billingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -1459,6 +1486,7 @@ export type OrderCreateManyProjectInput = {
   taxData?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   shippingCost: bigint | number
   discount: bigint | number
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   total: bigint | number
   shippingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   billingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -1491,6 +1519,7 @@ export type OrderUpdateWithoutProjectInput = {
   taxData?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   shippingCost?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   discount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   total?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   shippingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   billingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -1525,6 +1554,7 @@ export type OrderUncheckedUpdateWithoutProjectInput = {
   taxData?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   shippingCost?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   discount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   total?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   shippingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   billingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -1559,6 +1589,7 @@ export type OrderUncheckedUpdateManyWithoutProjectInput = {
   taxData?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   shippingCost?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   discount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   total?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   shippingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   billingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -1632,6 +1663,7 @@ export type OrderSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = 
   taxData?: boolean
   shippingCost?: boolean
   discount?: boolean
+  discountApplications?: boolean
   total?: boolean
   shippingAddress?: boolean
   billingAddress?: boolean
@@ -1669,6 +1701,7 @@ export type OrderSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Extensi
   taxData?: boolean
   shippingCost?: boolean
   discount?: boolean
+  discountApplications?: boolean
   total?: boolean
   shippingAddress?: boolean
   billingAddress?: boolean
@@ -1703,6 +1736,7 @@ export type OrderSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensi
   taxData?: boolean
   shippingCost?: boolean
   discount?: boolean
+  discountApplications?: boolean
   total?: boolean
   shippingAddress?: boolean
   billingAddress?: boolean
@@ -1737,6 +1771,7 @@ export type OrderSelectScalar = {
   taxData?: boolean
   shippingCost?: boolean
   discount?: boolean
+  discountApplications?: boolean
   total?: boolean
   shippingAddress?: boolean
   billingAddress?: boolean
@@ -1750,7 +1785,7 @@ export type OrderSelectScalar = {
   updatedAt?: boolean
 }
 
-export type OrderOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "projectId" | "orderNumber" | "status" | "financialStatus" | "totalRefunded" | "fulfillmentStatus" | "cancelReason" | "cancelledAt" | "stockAllocations" | "customerId" | "email" | "currency" | "lineItems" | "subtotal" | "tax" | "taxData" | "shippingCost" | "discount" | "total" | "shippingAddress" | "billingAddress" | "paymentTerms" | "paymentDueDate" | "draftOrderId" | "paidAt" | "checkoutId" | "payments" | "createdAt" | "updatedAt", ExtArgs["result"]["order"]>
+export type OrderOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "projectId" | "orderNumber" | "status" | "financialStatus" | "totalRefunded" | "fulfillmentStatus" | "cancelReason" | "cancelledAt" | "stockAllocations" | "customerId" | "email" | "currency" | "lineItems" | "subtotal" | "tax" | "taxData" | "shippingCost" | "discount" | "discountApplications" | "total" | "shippingAddress" | "billingAddress" | "paymentTerms" | "paymentDueDate" | "draftOrderId" | "paidAt" | "checkoutId" | "payments" | "createdAt" | "updatedAt", ExtArgs["result"]["order"]>
 export type OrderInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   project?: boolean | Prisma.ProjectDefaultArgs<ExtArgs>
   fulfillments?: boolean | Prisma.Order$fulfillmentsArgs<ExtArgs>
@@ -1813,6 +1848,10 @@ export type $OrderPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs 
     taxData: runtime.JsonValue | null
     shippingCost: bigint
     discount: bigint
+    /**
+     * The reductions applied (the API's DiscountApplication[]): codes, promotions and a draft's manual discount.
+     */
+    discountApplications: runtime.JsonValue
     total: bigint
     shippingAddress: runtime.JsonValue | null
     billingAddress: runtime.JsonValue | null
@@ -2278,6 +2317,7 @@ export interface OrderFieldRefs {
   readonly taxData: Prisma.FieldRef<"Order", 'Json'>
   readonly shippingCost: Prisma.FieldRef<"Order", 'BigInt'>
   readonly discount: Prisma.FieldRef<"Order", 'BigInt'>
+  readonly discountApplications: Prisma.FieldRef<"Order", 'Json'>
   readonly total: Prisma.FieldRef<"Order", 'BigInt'>
   readonly shippingAddress: Prisma.FieldRef<"Order", 'Json'>
   readonly billingAddress: Prisma.FieldRef<"Order", 'Json'>

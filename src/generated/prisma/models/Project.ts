@@ -429,6 +429,7 @@ export type ProjectWhereInput = {
   customerGroups?: Prisma.CustomerGroupListRelationFilter
   companies?: Prisma.CompanyListRelationFilter
   priceLists?: Prisma.PriceListListRelationFilter
+  discounts?: Prisma.DiscountListRelationFilter
   searchSynonyms?: Prisma.SynonymGroupListRelationFilter
   suggestionBlocks?: Prisma.SearchSuggestionBlockListRelationFilter
   merchandisingRules?: Prisma.MerchandisingRuleListRelationFilter
@@ -484,6 +485,7 @@ export type ProjectOrderByWithRelationInput = {
   customerGroups?: Prisma.CustomerGroupOrderByRelationAggregateInput
   companies?: Prisma.CompanyOrderByRelationAggregateInput
   priceLists?: Prisma.PriceListOrderByRelationAggregateInput
+  discounts?: Prisma.DiscountOrderByRelationAggregateInput
   searchSynonyms?: Prisma.SynonymGroupOrderByRelationAggregateInput
   suggestionBlocks?: Prisma.SearchSuggestionBlockOrderByRelationAggregateInput
   merchandisingRules?: Prisma.MerchandisingRuleOrderByRelationAggregateInput
@@ -542,6 +544,7 @@ export type ProjectWhereUniqueInput = Prisma.AtLeast<{
   customerGroups?: Prisma.CustomerGroupListRelationFilter
   companies?: Prisma.CompanyListRelationFilter
   priceLists?: Prisma.PriceListListRelationFilter
+  discounts?: Prisma.DiscountListRelationFilter
   searchSynonyms?: Prisma.SynonymGroupListRelationFilter
   suggestionBlocks?: Prisma.SearchSuggestionBlockListRelationFilter
   merchandisingRules?: Prisma.MerchandisingRuleListRelationFilter
@@ -665,6 +668,7 @@ export type ProjectCreateInput = {
   customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
   priceLists?: Prisma.PriceListCreateNestedManyWithoutProjectInput
+  discounts?: Prisma.DiscountCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
   suggestionBlocks?: Prisma.SearchSuggestionBlockCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
@@ -720,6 +724,7 @@ export type ProjectUncheckedCreateInput = {
   customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
   priceLists?: Prisma.PriceListUncheckedCreateNestedManyWithoutProjectInput
+  discounts?: Prisma.DiscountUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
   suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
@@ -775,6 +780,7 @@ export type ProjectUpdateInput = {
   customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
   priceLists?: Prisma.PriceListUpdateManyWithoutProjectNestedInput
+  discounts?: Prisma.DiscountUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
   suggestionBlocks?: Prisma.SearchSuggestionBlockUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
@@ -830,6 +836,7 @@ export type ProjectUncheckedUpdateInput = {
   customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
   priceLists?: Prisma.PriceListUncheckedUpdateManyWithoutProjectNestedInput
+  discounts?: Prisma.DiscountUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
   suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
@@ -1442,6 +1449,20 @@ export type ProjectUpdateOneRequiredWithoutCheckoutsNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.ProjectUpdateToOneWithWhereWithoutCheckoutsInput, Prisma.ProjectUpdateWithoutCheckoutsInput>, Prisma.ProjectUncheckedUpdateWithoutCheckoutsInput>
 }
 
+export type ProjectCreateNestedOneWithoutDiscountsInput = {
+  create?: Prisma.XOR<Prisma.ProjectCreateWithoutDiscountsInput, Prisma.ProjectUncheckedCreateWithoutDiscountsInput>
+  connectOrCreate?: Prisma.ProjectCreateOrConnectWithoutDiscountsInput
+  connect?: Prisma.ProjectWhereUniqueInput
+}
+
+export type ProjectUpdateOneRequiredWithoutDiscountsNestedInput = {
+  create?: Prisma.XOR<Prisma.ProjectCreateWithoutDiscountsInput, Prisma.ProjectUncheckedCreateWithoutDiscountsInput>
+  connectOrCreate?: Prisma.ProjectCreateOrConnectWithoutDiscountsInput
+  upsert?: Prisma.ProjectUpsertWithoutDiscountsInput
+  connect?: Prisma.ProjectWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.ProjectUpdateToOneWithWhereWithoutDiscountsInput, Prisma.ProjectUpdateWithoutDiscountsInput>, Prisma.ProjectUncheckedUpdateWithoutDiscountsInput>
+}
+
 export type ProjectCreateWithoutRateWindowsInput = {
   id: string
   name: string
@@ -1486,6 +1507,7 @@ export type ProjectCreateWithoutRateWindowsInput = {
   customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
   priceLists?: Prisma.PriceListCreateNestedManyWithoutProjectInput
+  discounts?: Prisma.DiscountCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
   suggestionBlocks?: Prisma.SearchSuggestionBlockCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
@@ -1540,6 +1562,7 @@ export type ProjectUncheckedCreateWithoutRateWindowsInput = {
   customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
   priceLists?: Prisma.PriceListUncheckedCreateNestedManyWithoutProjectInput
+  discounts?: Prisma.DiscountUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
   suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
@@ -1610,6 +1633,7 @@ export type ProjectUpdateWithoutRateWindowsInput = {
   customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
   priceLists?: Prisma.PriceListUpdateManyWithoutProjectNestedInput
+  discounts?: Prisma.DiscountUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
   suggestionBlocks?: Prisma.SearchSuggestionBlockUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
@@ -1664,6 +1688,7 @@ export type ProjectUncheckedUpdateWithoutRateWindowsInput = {
   customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
   priceLists?: Prisma.PriceListUncheckedUpdateManyWithoutProjectNestedInput
+  discounts?: Prisma.DiscountUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
   suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
@@ -1718,6 +1743,7 @@ export type ProjectCreateWithoutUsageWarningsInput = {
   customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
   priceLists?: Prisma.PriceListCreateNestedManyWithoutProjectInput
+  discounts?: Prisma.DiscountCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
   suggestionBlocks?: Prisma.SearchSuggestionBlockCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
@@ -1772,6 +1798,7 @@ export type ProjectUncheckedCreateWithoutUsageWarningsInput = {
   customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
   priceLists?: Prisma.PriceListUncheckedCreateNestedManyWithoutProjectInput
+  discounts?: Prisma.DiscountUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
   suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
@@ -1842,6 +1869,7 @@ export type ProjectUpdateWithoutUsageWarningsInput = {
   customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
   priceLists?: Prisma.PriceListUpdateManyWithoutProjectNestedInput
+  discounts?: Prisma.DiscountUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
   suggestionBlocks?: Prisma.SearchSuggestionBlockUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
@@ -1896,6 +1924,7 @@ export type ProjectUncheckedUpdateWithoutUsageWarningsInput = {
   customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
   priceLists?: Prisma.PriceListUncheckedUpdateManyWithoutProjectNestedInput
+  discounts?: Prisma.DiscountUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
   suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
@@ -1950,6 +1979,7 @@ export type ProjectCreateWithoutApiKeysInput = {
   customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
   priceLists?: Prisma.PriceListCreateNestedManyWithoutProjectInput
+  discounts?: Prisma.DiscountCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
   suggestionBlocks?: Prisma.SearchSuggestionBlockCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
@@ -2004,6 +2034,7 @@ export type ProjectUncheckedCreateWithoutApiKeysInput = {
   customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
   priceLists?: Prisma.PriceListUncheckedCreateNestedManyWithoutProjectInput
+  discounts?: Prisma.DiscountUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
   suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
@@ -2074,6 +2105,7 @@ export type ProjectUpdateWithoutApiKeysInput = {
   customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
   priceLists?: Prisma.PriceListUpdateManyWithoutProjectNestedInput
+  discounts?: Prisma.DiscountUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
   suggestionBlocks?: Prisma.SearchSuggestionBlockUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
@@ -2128,6 +2160,7 @@ export type ProjectUncheckedUpdateWithoutApiKeysInput = {
   customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
   priceLists?: Prisma.PriceListUncheckedUpdateManyWithoutProjectNestedInput
+  discounts?: Prisma.DiscountUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
   suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
@@ -2182,6 +2215,7 @@ export type ProjectCreateWithoutLocationsInput = {
   customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
   priceLists?: Prisma.PriceListCreateNestedManyWithoutProjectInput
+  discounts?: Prisma.DiscountCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
   suggestionBlocks?: Prisma.SearchSuggestionBlockCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
@@ -2236,6 +2270,7 @@ export type ProjectUncheckedCreateWithoutLocationsInput = {
   customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
   priceLists?: Prisma.PriceListUncheckedCreateNestedManyWithoutProjectInput
+  discounts?: Prisma.DiscountUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
   suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
@@ -2306,6 +2341,7 @@ export type ProjectUpdateWithoutLocationsInput = {
   customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
   priceLists?: Prisma.PriceListUpdateManyWithoutProjectNestedInput
+  discounts?: Prisma.DiscountUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
   suggestionBlocks?: Prisma.SearchSuggestionBlockUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
@@ -2360,6 +2396,7 @@ export type ProjectUncheckedUpdateWithoutLocationsInput = {
   customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
   priceLists?: Prisma.PriceListUncheckedUpdateManyWithoutProjectNestedInput
+  discounts?: Prisma.DiscountUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
   suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
@@ -2414,6 +2451,7 @@ export type ProjectCreateWithoutStoreEventsInput = {
   customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
   priceLists?: Prisma.PriceListCreateNestedManyWithoutProjectInput
+  discounts?: Prisma.DiscountCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
   suggestionBlocks?: Prisma.SearchSuggestionBlockCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
@@ -2468,6 +2506,7 @@ export type ProjectUncheckedCreateWithoutStoreEventsInput = {
   customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
   priceLists?: Prisma.PriceListUncheckedCreateNestedManyWithoutProjectInput
+  discounts?: Prisma.DiscountUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
   suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
@@ -2538,6 +2577,7 @@ export type ProjectUpdateWithoutStoreEventsInput = {
   customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
   priceLists?: Prisma.PriceListUpdateManyWithoutProjectNestedInput
+  discounts?: Prisma.DiscountUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
   suggestionBlocks?: Prisma.SearchSuggestionBlockUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
@@ -2592,6 +2632,7 @@ export type ProjectUncheckedUpdateWithoutStoreEventsInput = {
   customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
   priceLists?: Prisma.PriceListUncheckedUpdateManyWithoutProjectNestedInput
+  discounts?: Prisma.DiscountUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
   suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
@@ -2646,6 +2687,7 @@ export type ProjectCreateWithoutOutboxEmailsInput = {
   customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
   priceLists?: Prisma.PriceListCreateNestedManyWithoutProjectInput
+  discounts?: Prisma.DiscountCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
   suggestionBlocks?: Prisma.SearchSuggestionBlockCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
@@ -2700,6 +2742,7 @@ export type ProjectUncheckedCreateWithoutOutboxEmailsInput = {
   customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
   priceLists?: Prisma.PriceListUncheckedCreateNestedManyWithoutProjectInput
+  discounts?: Prisma.DiscountUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
   suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
@@ -2770,6 +2813,7 @@ export type ProjectUpdateWithoutOutboxEmailsInput = {
   customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
   priceLists?: Prisma.PriceListUpdateManyWithoutProjectNestedInput
+  discounts?: Prisma.DiscountUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
   suggestionBlocks?: Prisma.SearchSuggestionBlockUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
@@ -2824,6 +2868,7 @@ export type ProjectUncheckedUpdateWithoutOutboxEmailsInput = {
   customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
   priceLists?: Prisma.PriceListUncheckedUpdateManyWithoutProjectNestedInput
+  discounts?: Prisma.DiscountUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
   suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
@@ -2878,6 +2923,7 @@ export type ProjectCreateWithoutCustomersInput = {
   customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
   priceLists?: Prisma.PriceListCreateNestedManyWithoutProjectInput
+  discounts?: Prisma.DiscountCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
   suggestionBlocks?: Prisma.SearchSuggestionBlockCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
@@ -2932,6 +2978,7 @@ export type ProjectUncheckedCreateWithoutCustomersInput = {
   customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
   priceLists?: Prisma.PriceListUncheckedCreateNestedManyWithoutProjectInput
+  discounts?: Prisma.DiscountUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
   suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
@@ -3002,6 +3049,7 @@ export type ProjectUpdateWithoutCustomersInput = {
   customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
   priceLists?: Prisma.PriceListUpdateManyWithoutProjectNestedInput
+  discounts?: Prisma.DiscountUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
   suggestionBlocks?: Prisma.SearchSuggestionBlockUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
@@ -3056,6 +3104,7 @@ export type ProjectUncheckedUpdateWithoutCustomersInput = {
   customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
   priceLists?: Prisma.PriceListUncheckedUpdateManyWithoutProjectNestedInput
+  discounts?: Prisma.DiscountUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
   suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
@@ -3110,6 +3159,7 @@ export type ProjectCreateWithoutProductsInput = {
   customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
   priceLists?: Prisma.PriceListCreateNestedManyWithoutProjectInput
+  discounts?: Prisma.DiscountCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
   suggestionBlocks?: Prisma.SearchSuggestionBlockCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
@@ -3164,6 +3214,7 @@ export type ProjectUncheckedCreateWithoutProductsInput = {
   customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
   priceLists?: Prisma.PriceListUncheckedCreateNestedManyWithoutProjectInput
+  discounts?: Prisma.DiscountUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
   suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
@@ -3234,6 +3285,7 @@ export type ProjectUpdateWithoutProductsInput = {
   customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
   priceLists?: Prisma.PriceListUpdateManyWithoutProjectNestedInput
+  discounts?: Prisma.DiscountUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
   suggestionBlocks?: Prisma.SearchSuggestionBlockUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
@@ -3288,6 +3340,7 @@ export type ProjectUncheckedUpdateWithoutProductsInput = {
   customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
   priceLists?: Prisma.PriceListUncheckedUpdateManyWithoutProjectNestedInput
+  discounts?: Prisma.DiscountUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
   suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
@@ -3342,6 +3395,7 @@ export type ProjectCreateWithoutCollectionsInput = {
   customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
   priceLists?: Prisma.PriceListCreateNestedManyWithoutProjectInput
+  discounts?: Prisma.DiscountCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
   suggestionBlocks?: Prisma.SearchSuggestionBlockCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
@@ -3396,6 +3450,7 @@ export type ProjectUncheckedCreateWithoutCollectionsInput = {
   customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
   priceLists?: Prisma.PriceListUncheckedCreateNestedManyWithoutProjectInput
+  discounts?: Prisma.DiscountUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
   suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
@@ -3466,6 +3521,7 @@ export type ProjectUpdateWithoutCollectionsInput = {
   customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
   priceLists?: Prisma.PriceListUpdateManyWithoutProjectNestedInput
+  discounts?: Prisma.DiscountUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
   suggestionBlocks?: Prisma.SearchSuggestionBlockUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
@@ -3520,6 +3576,7 @@ export type ProjectUncheckedUpdateWithoutCollectionsInput = {
   customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
   priceLists?: Prisma.PriceListUncheckedUpdateManyWithoutProjectNestedInput
+  discounts?: Prisma.DiscountUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
   suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
@@ -3574,6 +3631,7 @@ export type ProjectCreateWithoutFilesInput = {
   customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
   priceLists?: Prisma.PriceListCreateNestedManyWithoutProjectInput
+  discounts?: Prisma.DiscountCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
   suggestionBlocks?: Prisma.SearchSuggestionBlockCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
@@ -3628,6 +3686,7 @@ export type ProjectUncheckedCreateWithoutFilesInput = {
   customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
   priceLists?: Prisma.PriceListUncheckedCreateNestedManyWithoutProjectInput
+  discounts?: Prisma.DiscountUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
   suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
@@ -3698,6 +3757,7 @@ export type ProjectUpdateWithoutFilesInput = {
   customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
   priceLists?: Prisma.PriceListUpdateManyWithoutProjectNestedInput
+  discounts?: Prisma.DiscountUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
   suggestionBlocks?: Prisma.SearchSuggestionBlockUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
@@ -3752,6 +3812,7 @@ export type ProjectUncheckedUpdateWithoutFilesInput = {
   customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
   priceLists?: Prisma.PriceListUncheckedUpdateManyWithoutProjectNestedInput
+  discounts?: Prisma.DiscountUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
   suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
@@ -3807,6 +3868,7 @@ export type ProjectCreateWithoutWebhookSubscriptionsInput = {
   customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
   priceLists?: Prisma.PriceListCreateNestedManyWithoutProjectInput
+  discounts?: Prisma.DiscountCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
   suggestionBlocks?: Prisma.SearchSuggestionBlockCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
@@ -3861,6 +3923,7 @@ export type ProjectUncheckedCreateWithoutWebhookSubscriptionsInput = {
   customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
   priceLists?: Prisma.PriceListUncheckedCreateNestedManyWithoutProjectInput
+  discounts?: Prisma.DiscountUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
   suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
@@ -3931,6 +3994,7 @@ export type ProjectUpdateWithoutWebhookSubscriptionsInput = {
   customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
   priceLists?: Prisma.PriceListUpdateManyWithoutProjectNestedInput
+  discounts?: Prisma.DiscountUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
   suggestionBlocks?: Prisma.SearchSuggestionBlockUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
@@ -3985,6 +4049,7 @@ export type ProjectUncheckedUpdateWithoutWebhookSubscriptionsInput = {
   customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
   priceLists?: Prisma.PriceListUncheckedUpdateManyWithoutProjectNestedInput
+  discounts?: Prisma.DiscountUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
   suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
@@ -4039,6 +4104,7 @@ export type ProjectCreateWithoutWebhookEventsInput = {
   customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
   priceLists?: Prisma.PriceListCreateNestedManyWithoutProjectInput
+  discounts?: Prisma.DiscountCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
   suggestionBlocks?: Prisma.SearchSuggestionBlockCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
@@ -4093,6 +4159,7 @@ export type ProjectUncheckedCreateWithoutWebhookEventsInput = {
   customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
   priceLists?: Prisma.PriceListUncheckedCreateNestedManyWithoutProjectInput
+  discounts?: Prisma.DiscountUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
   suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
@@ -4163,6 +4230,7 @@ export type ProjectUpdateWithoutWebhookEventsInput = {
   customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
   priceLists?: Prisma.PriceListUpdateManyWithoutProjectNestedInput
+  discounts?: Prisma.DiscountUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
   suggestionBlocks?: Prisma.SearchSuggestionBlockUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
@@ -4217,6 +4285,7 @@ export type ProjectUncheckedUpdateWithoutWebhookEventsInput = {
   customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
   priceLists?: Prisma.PriceListUncheckedUpdateManyWithoutProjectNestedInput
+  discounts?: Prisma.DiscountUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
   suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
@@ -4270,6 +4339,7 @@ export type ProjectCreateWithoutCountersInput = {
   customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
   priceLists?: Prisma.PriceListCreateNestedManyWithoutProjectInput
+  discounts?: Prisma.DiscountCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
   suggestionBlocks?: Prisma.SearchSuggestionBlockCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
@@ -4324,6 +4394,7 @@ export type ProjectUncheckedCreateWithoutCountersInput = {
   customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
   priceLists?: Prisma.PriceListUncheckedCreateNestedManyWithoutProjectInput
+  discounts?: Prisma.DiscountUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
   suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
@@ -4394,6 +4465,7 @@ export type ProjectUpdateWithoutCountersInput = {
   customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
   priceLists?: Prisma.PriceListUpdateManyWithoutProjectNestedInput
+  discounts?: Prisma.DiscountUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
   suggestionBlocks?: Prisma.SearchSuggestionBlockUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
@@ -4448,6 +4520,7 @@ export type ProjectUncheckedUpdateWithoutCountersInput = {
   customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
   priceLists?: Prisma.PriceListUncheckedUpdateManyWithoutProjectNestedInput
+  discounts?: Prisma.DiscountUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
   suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
@@ -4502,6 +4575,7 @@ export type ProjectCreateWithoutDraftOrdersInput = {
   customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
   priceLists?: Prisma.PriceListCreateNestedManyWithoutProjectInput
+  discounts?: Prisma.DiscountCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
   suggestionBlocks?: Prisma.SearchSuggestionBlockCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
@@ -4556,6 +4630,7 @@ export type ProjectUncheckedCreateWithoutDraftOrdersInput = {
   customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
   priceLists?: Prisma.PriceListUncheckedCreateNestedManyWithoutProjectInput
+  discounts?: Prisma.DiscountUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
   suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
@@ -4626,6 +4701,7 @@ export type ProjectUpdateWithoutDraftOrdersInput = {
   customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
   priceLists?: Prisma.PriceListUpdateManyWithoutProjectNestedInput
+  discounts?: Prisma.DiscountUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
   suggestionBlocks?: Prisma.SearchSuggestionBlockUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
@@ -4680,6 +4756,7 @@ export type ProjectUncheckedUpdateWithoutDraftOrdersInput = {
   customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
   priceLists?: Prisma.PriceListUncheckedUpdateManyWithoutProjectNestedInput
+  discounts?: Prisma.DiscountUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
   suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
@@ -4734,6 +4811,7 @@ export type ProjectCreateWithoutOrdersInput = {
   customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
   priceLists?: Prisma.PriceListCreateNestedManyWithoutProjectInput
+  discounts?: Prisma.DiscountCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
   suggestionBlocks?: Prisma.SearchSuggestionBlockCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
@@ -4788,6 +4866,7 @@ export type ProjectUncheckedCreateWithoutOrdersInput = {
   customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
   priceLists?: Prisma.PriceListUncheckedCreateNestedManyWithoutProjectInput
+  discounts?: Prisma.DiscountUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
   suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
@@ -4858,6 +4937,7 @@ export type ProjectUpdateWithoutOrdersInput = {
   customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
   priceLists?: Prisma.PriceListUpdateManyWithoutProjectNestedInput
+  discounts?: Prisma.DiscountUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
   suggestionBlocks?: Prisma.SearchSuggestionBlockUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
@@ -4912,6 +4992,7 @@ export type ProjectUncheckedUpdateWithoutOrdersInput = {
   customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
   priceLists?: Prisma.PriceListUncheckedUpdateManyWithoutProjectNestedInput
+  discounts?: Prisma.DiscountUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
   suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
@@ -4967,6 +5048,7 @@ export type ProjectCreateWithoutShippingZonesInput = {
   customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
   priceLists?: Prisma.PriceListCreateNestedManyWithoutProjectInput
+  discounts?: Prisma.DiscountCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
   suggestionBlocks?: Prisma.SearchSuggestionBlockCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
@@ -5021,6 +5103,7 @@ export type ProjectUncheckedCreateWithoutShippingZonesInput = {
   customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
   priceLists?: Prisma.PriceListUncheckedCreateNestedManyWithoutProjectInput
+  discounts?: Prisma.DiscountUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
   suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
@@ -5091,6 +5174,7 @@ export type ProjectUpdateWithoutShippingZonesInput = {
   customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
   priceLists?: Prisma.PriceListUpdateManyWithoutProjectNestedInput
+  discounts?: Prisma.DiscountUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
   suggestionBlocks?: Prisma.SearchSuggestionBlockUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
@@ -5145,6 +5229,7 @@ export type ProjectUncheckedUpdateWithoutShippingZonesInput = {
   customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
   priceLists?: Prisma.PriceListUncheckedUpdateManyWithoutProjectNestedInput
+  discounts?: Prisma.DiscountUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
   suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
@@ -5199,6 +5284,7 @@ export type ProjectCreateWithoutShippingRatesInput = {
   customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
   priceLists?: Prisma.PriceListCreateNestedManyWithoutProjectInput
+  discounts?: Prisma.DiscountCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
   suggestionBlocks?: Prisma.SearchSuggestionBlockCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
@@ -5253,6 +5339,7 @@ export type ProjectUncheckedCreateWithoutShippingRatesInput = {
   customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
   priceLists?: Prisma.PriceListUncheckedCreateNestedManyWithoutProjectInput
+  discounts?: Prisma.DiscountUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
   suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
@@ -5323,6 +5410,7 @@ export type ProjectUpdateWithoutShippingRatesInput = {
   customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
   priceLists?: Prisma.PriceListUpdateManyWithoutProjectNestedInput
+  discounts?: Prisma.DiscountUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
   suggestionBlocks?: Prisma.SearchSuggestionBlockUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
@@ -5377,6 +5465,7 @@ export type ProjectUncheckedUpdateWithoutShippingRatesInput = {
   customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
   priceLists?: Prisma.PriceListUncheckedUpdateManyWithoutProjectNestedInput
+  discounts?: Prisma.DiscountUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
   suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
@@ -5430,6 +5519,7 @@ export type ProjectCreateWithoutMetafieldDefinitionsInput = {
   customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
   priceLists?: Prisma.PriceListCreateNestedManyWithoutProjectInput
+  discounts?: Prisma.DiscountCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
   suggestionBlocks?: Prisma.SearchSuggestionBlockCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
@@ -5484,6 +5574,7 @@ export type ProjectUncheckedCreateWithoutMetafieldDefinitionsInput = {
   customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
   priceLists?: Prisma.PriceListUncheckedCreateNestedManyWithoutProjectInput
+  discounts?: Prisma.DiscountUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
   suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
@@ -5554,6 +5645,7 @@ export type ProjectUpdateWithoutMetafieldDefinitionsInput = {
   customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
   priceLists?: Prisma.PriceListUpdateManyWithoutProjectNestedInput
+  discounts?: Prisma.DiscountUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
   suggestionBlocks?: Prisma.SearchSuggestionBlockUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
@@ -5608,6 +5700,7 @@ export type ProjectUncheckedUpdateWithoutMetafieldDefinitionsInput = {
   customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
   priceLists?: Prisma.PriceListUncheckedUpdateManyWithoutProjectNestedInput
+  discounts?: Prisma.DiscountUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
   suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
@@ -5662,6 +5755,7 @@ export type ProjectCreateWithoutCustomerGroupsInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
   priceLists?: Prisma.PriceListCreateNestedManyWithoutProjectInput
+  discounts?: Prisma.DiscountCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
   suggestionBlocks?: Prisma.SearchSuggestionBlockCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
@@ -5716,6 +5810,7 @@ export type ProjectUncheckedCreateWithoutCustomerGroupsInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
   priceLists?: Prisma.PriceListUncheckedCreateNestedManyWithoutProjectInput
+  discounts?: Prisma.DiscountUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
   suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
@@ -5786,6 +5881,7 @@ export type ProjectUpdateWithoutCustomerGroupsInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
   priceLists?: Prisma.PriceListUpdateManyWithoutProjectNestedInput
+  discounts?: Prisma.DiscountUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
   suggestionBlocks?: Prisma.SearchSuggestionBlockUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
@@ -5840,6 +5936,7 @@ export type ProjectUncheckedUpdateWithoutCustomerGroupsInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
   priceLists?: Prisma.PriceListUncheckedUpdateManyWithoutProjectNestedInput
+  discounts?: Prisma.DiscountUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
   suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
@@ -5894,6 +5991,7 @@ export type ProjectCreateWithoutCompaniesInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionCreateNestedManyWithoutProjectInput
   customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
   priceLists?: Prisma.PriceListCreateNestedManyWithoutProjectInput
+  discounts?: Prisma.DiscountCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
   suggestionBlocks?: Prisma.SearchSuggestionBlockCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
@@ -5948,6 +6046,7 @@ export type ProjectUncheckedCreateWithoutCompaniesInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedCreateNestedManyWithoutProjectInput
   customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
   priceLists?: Prisma.PriceListUncheckedCreateNestedManyWithoutProjectInput
+  discounts?: Prisma.DiscountUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
   suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
@@ -6018,6 +6117,7 @@ export type ProjectUpdateWithoutCompaniesInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUpdateManyWithoutProjectNestedInput
   customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
   priceLists?: Prisma.PriceListUpdateManyWithoutProjectNestedInput
+  discounts?: Prisma.DiscountUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
   suggestionBlocks?: Prisma.SearchSuggestionBlockUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
@@ -6072,6 +6172,7 @@ export type ProjectUncheckedUpdateWithoutCompaniesInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedUpdateManyWithoutProjectNestedInput
   customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
   priceLists?: Prisma.PriceListUncheckedUpdateManyWithoutProjectNestedInput
+  discounts?: Prisma.DiscountUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
   suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
@@ -6126,6 +6227,7 @@ export type ProjectCreateWithoutPriceListsInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionCreateNestedManyWithoutProjectInput
   customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
+  discounts?: Prisma.DiscountCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
   suggestionBlocks?: Prisma.SearchSuggestionBlockCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
@@ -6180,6 +6282,7 @@ export type ProjectUncheckedCreateWithoutPriceListsInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedCreateNestedManyWithoutProjectInput
   customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
+  discounts?: Prisma.DiscountUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
   suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
@@ -6250,6 +6353,7 @@ export type ProjectUpdateWithoutPriceListsInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUpdateManyWithoutProjectNestedInput
   customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
+  discounts?: Prisma.DiscountUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
   suggestionBlocks?: Prisma.SearchSuggestionBlockUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
@@ -6304,6 +6408,7 @@ export type ProjectUncheckedUpdateWithoutPriceListsInput = {
   metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedUpdateManyWithoutProjectNestedInput
   customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
+  discounts?: Prisma.DiscountUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
   suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
@@ -6359,6 +6464,7 @@ export type ProjectCreateWithoutSearchSynonymsInput = {
   customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
   priceLists?: Prisma.PriceListCreateNestedManyWithoutProjectInput
+  discounts?: Prisma.DiscountCreateNestedManyWithoutProjectInput
   suggestionBlocks?: Prisma.SearchSuggestionBlockCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
@@ -6413,6 +6519,7 @@ export type ProjectUncheckedCreateWithoutSearchSynonymsInput = {
   customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
   priceLists?: Prisma.PriceListUncheckedCreateNestedManyWithoutProjectInput
+  discounts?: Prisma.DiscountUncheckedCreateNestedManyWithoutProjectInput
   suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
@@ -6483,6 +6590,7 @@ export type ProjectUpdateWithoutSearchSynonymsInput = {
   customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
   priceLists?: Prisma.PriceListUpdateManyWithoutProjectNestedInput
+  discounts?: Prisma.DiscountUpdateManyWithoutProjectNestedInput
   suggestionBlocks?: Prisma.SearchSuggestionBlockUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
@@ -6537,6 +6645,7 @@ export type ProjectUncheckedUpdateWithoutSearchSynonymsInput = {
   customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
   priceLists?: Prisma.PriceListUncheckedUpdateManyWithoutProjectNestedInput
+  discounts?: Prisma.DiscountUncheckedUpdateManyWithoutProjectNestedInput
   suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
@@ -6591,6 +6700,7 @@ export type ProjectCreateWithoutMerchandisingRulesInput = {
   customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
   priceLists?: Prisma.PriceListCreateNestedManyWithoutProjectInput
+  discounts?: Prisma.DiscountCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
   suggestionBlocks?: Prisma.SearchSuggestionBlockCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
@@ -6645,6 +6755,7 @@ export type ProjectUncheckedCreateWithoutMerchandisingRulesInput = {
   customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
   priceLists?: Prisma.PriceListUncheckedCreateNestedManyWithoutProjectInput
+  discounts?: Prisma.DiscountUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
   suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
@@ -6715,6 +6826,7 @@ export type ProjectUpdateWithoutMerchandisingRulesInput = {
   customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
   priceLists?: Prisma.PriceListUpdateManyWithoutProjectNestedInput
+  discounts?: Prisma.DiscountUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
   suggestionBlocks?: Prisma.SearchSuggestionBlockUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
@@ -6769,6 +6881,7 @@ export type ProjectUncheckedUpdateWithoutMerchandisingRulesInput = {
   customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
   priceLists?: Prisma.PriceListUncheckedUpdateManyWithoutProjectNestedInput
+  discounts?: Prisma.DiscountUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
   suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
@@ -6823,6 +6936,7 @@ export type ProjectCreateWithoutSuggestionBlocksInput = {
   customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
   priceLists?: Prisma.PriceListCreateNestedManyWithoutProjectInput
+  discounts?: Prisma.DiscountCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
@@ -6877,6 +6991,7 @@ export type ProjectUncheckedCreateWithoutSuggestionBlocksInput = {
   customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
   priceLists?: Prisma.PriceListUncheckedCreateNestedManyWithoutProjectInput
+  discounts?: Prisma.DiscountUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
@@ -6947,6 +7062,7 @@ export type ProjectUpdateWithoutSuggestionBlocksInput = {
   customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
   priceLists?: Prisma.PriceListUpdateManyWithoutProjectNestedInput
+  discounts?: Prisma.DiscountUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
@@ -7001,6 +7117,7 @@ export type ProjectUncheckedUpdateWithoutSuggestionBlocksInput = {
   customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
   priceLists?: Prisma.PriceListUncheckedUpdateManyWithoutProjectNestedInput
+  discounts?: Prisma.DiscountUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
@@ -7055,6 +7172,7 @@ export type ProjectCreateWithoutCheckoutsInput = {
   customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
   priceLists?: Prisma.PriceListCreateNestedManyWithoutProjectInput
+  discounts?: Prisma.DiscountCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
   suggestionBlocks?: Prisma.SearchSuggestionBlockCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
@@ -7109,6 +7227,7 @@ export type ProjectUncheckedCreateWithoutCheckoutsInput = {
   customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
   companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
   priceLists?: Prisma.PriceListUncheckedCreateNestedManyWithoutProjectInput
+  discounts?: Prisma.DiscountUncheckedCreateNestedManyWithoutProjectInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
   suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedCreateNestedManyWithoutProjectInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
@@ -7179,6 +7298,7 @@ export type ProjectUpdateWithoutCheckoutsInput = {
   customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
   priceLists?: Prisma.PriceListUpdateManyWithoutProjectNestedInput
+  discounts?: Prisma.DiscountUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
   suggestionBlocks?: Prisma.SearchSuggestionBlockUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
@@ -7233,11 +7353,248 @@ export type ProjectUncheckedUpdateWithoutCheckoutsInput = {
   customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
   companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
   priceLists?: Prisma.PriceListUncheckedUpdateManyWithoutProjectNestedInput
+  discounts?: Prisma.DiscountUncheckedUpdateManyWithoutProjectNestedInput
   searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
   suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedUpdateManyWithoutProjectNestedInput
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
+  webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
+  webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
+}
+
+export type ProjectCreateWithoutDiscountsInput = {
+  id: string
+  name: string
+  domain?: string | null
+  domainVerified?: boolean
+  extensions?: Prisma.ProjectCreateextensionsInput | string[]
+  plan?: string
+  currency?: string
+  locale?: string
+  tax: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: boolean
+  rateLimitPerMinute?: number
+  monthlyQuota?: number
+  storefrontRateLimitPerMinute?: number | null
+  authAttemptsPerIpPerMinute?: number
+  authAttemptsPerEmailPerMinute?: number
+  storefrontClientSharePercent?: number
+  contactEmail?: string | null
+  reservationMinutes?: number
+  checkoutReservationMinutes?: number
+  paymentProvider?: string
+  stripeSecretKey?: string | null
+  stripeWebhookSecret?: string | null
+  checkoutsPerIpPerMinute?: number
+  signingSecret: string
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  apiKeys?: Prisma.ApiKeyCreateNestedManyWithoutProjectInput
+  locations?: Prisma.LocationCreateNestedManyWithoutProjectInput
+  customers?: Prisma.CustomerCreateNestedManyWithoutProjectInput
+  products?: Prisma.ProductCreateNestedManyWithoutProjectInput
+  collections?: Prisma.CollectionCreateNestedManyWithoutProjectInput
+  files?: Prisma.FileCreateNestedManyWithoutProjectInput
+  storeEvents?: Prisma.StoreEventCreateNestedManyWithoutProjectInput
+  outboxEmails?: Prisma.OutboxEmailCreateNestedManyWithoutProjectInput
+  counters?: Prisma.ProjectCounterCreateNestedManyWithoutProjectInput
+  draftOrders?: Prisma.DraftOrderCreateNestedManyWithoutProjectInput
+  orders?: Prisma.OrderCreateNestedManyWithoutProjectInput
+  rateWindows?: Prisma.RateWindowCreateNestedManyWithoutProjectInput
+  usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionCreateNestedManyWithoutProjectInput
+  customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
+  companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
+  priceLists?: Prisma.PriceListCreateNestedManyWithoutProjectInput
+  searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockCreateNestedManyWithoutProjectInput
+  merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
+  shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
+  shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
+  checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
+  webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
+}
+
+export type ProjectUncheckedCreateWithoutDiscountsInput = {
+  id: string
+  name: string
+  domain?: string | null
+  domainVerified?: boolean
+  extensions?: Prisma.ProjectCreateextensionsInput | string[]
+  plan?: string
+  currency?: string
+  locale?: string
+  tax: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: boolean
+  rateLimitPerMinute?: number
+  monthlyQuota?: number
+  storefrontRateLimitPerMinute?: number | null
+  authAttemptsPerIpPerMinute?: number
+  authAttemptsPerEmailPerMinute?: number
+  storefrontClientSharePercent?: number
+  contactEmail?: string | null
+  reservationMinutes?: number
+  checkoutReservationMinutes?: number
+  paymentProvider?: string
+  stripeSecretKey?: string | null
+  stripeWebhookSecret?: string | null
+  checkoutsPerIpPerMinute?: number
+  signingSecret: string
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  apiKeys?: Prisma.ApiKeyUncheckedCreateNestedManyWithoutProjectInput
+  locations?: Prisma.LocationUncheckedCreateNestedManyWithoutProjectInput
+  customers?: Prisma.CustomerUncheckedCreateNestedManyWithoutProjectInput
+  products?: Prisma.ProductUncheckedCreateNestedManyWithoutProjectInput
+  collections?: Prisma.CollectionUncheckedCreateNestedManyWithoutProjectInput
+  files?: Prisma.FileUncheckedCreateNestedManyWithoutProjectInput
+  storeEvents?: Prisma.StoreEventUncheckedCreateNestedManyWithoutProjectInput
+  outboxEmails?: Prisma.OutboxEmailUncheckedCreateNestedManyWithoutProjectInput
+  counters?: Prisma.ProjectCounterUncheckedCreateNestedManyWithoutProjectInput
+  draftOrders?: Prisma.DraftOrderUncheckedCreateNestedManyWithoutProjectInput
+  orders?: Prisma.OrderUncheckedCreateNestedManyWithoutProjectInput
+  rateWindows?: Prisma.RateWindowUncheckedCreateNestedManyWithoutProjectInput
+  usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedCreateNestedManyWithoutProjectInput
+  customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
+  companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
+  priceLists?: Prisma.PriceListUncheckedCreateNestedManyWithoutProjectInput
+  searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedCreateNestedManyWithoutProjectInput
+  merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
+  shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
+  shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
+  checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
+  webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
+}
+
+export type ProjectCreateOrConnectWithoutDiscountsInput = {
+  where: Prisma.ProjectWhereUniqueInput
+  create: Prisma.XOR<Prisma.ProjectCreateWithoutDiscountsInput, Prisma.ProjectUncheckedCreateWithoutDiscountsInput>
+}
+
+export type ProjectUpsertWithoutDiscountsInput = {
+  update: Prisma.XOR<Prisma.ProjectUpdateWithoutDiscountsInput, Prisma.ProjectUncheckedUpdateWithoutDiscountsInput>
+  create: Prisma.XOR<Prisma.ProjectCreateWithoutDiscountsInput, Prisma.ProjectUncheckedCreateWithoutDiscountsInput>
+  where?: Prisma.ProjectWhereInput
+}
+
+export type ProjectUpdateToOneWithWhereWithoutDiscountsInput = {
+  where?: Prisma.ProjectWhereInput
+  data: Prisma.XOR<Prisma.ProjectUpdateWithoutDiscountsInput, Prisma.ProjectUncheckedUpdateWithoutDiscountsInput>
+}
+
+export type ProjectUpdateWithoutDiscountsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  domain?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  domainVerified?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  extensions?: Prisma.ProjectUpdateextensionsInput | string[]
+  plan?: Prisma.StringFieldUpdateOperationsInput | string
+  currency?: Prisma.StringFieldUpdateOperationsInput | string
+  locale?: Prisma.StringFieldUpdateOperationsInput | string
+  tax?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  apiKeys?: Prisma.ApiKeyUpdateManyWithoutProjectNestedInput
+  locations?: Prisma.LocationUpdateManyWithoutProjectNestedInput
+  customers?: Prisma.CustomerUpdateManyWithoutProjectNestedInput
+  products?: Prisma.ProductUpdateManyWithoutProjectNestedInput
+  collections?: Prisma.CollectionUpdateManyWithoutProjectNestedInput
+  files?: Prisma.FileUpdateManyWithoutProjectNestedInput
+  storeEvents?: Prisma.StoreEventUpdateManyWithoutProjectNestedInput
+  outboxEmails?: Prisma.OutboxEmailUpdateManyWithoutProjectNestedInput
+  counters?: Prisma.ProjectCounterUpdateManyWithoutProjectNestedInput
+  draftOrders?: Prisma.DraftOrderUpdateManyWithoutProjectNestedInput
+  orders?: Prisma.OrderUpdateManyWithoutProjectNestedInput
+  rateWindows?: Prisma.RateWindowUpdateManyWithoutProjectNestedInput
+  usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionUpdateManyWithoutProjectNestedInput
+  customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
+  companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
+  priceLists?: Prisma.PriceListUpdateManyWithoutProjectNestedInput
+  searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUpdateManyWithoutProjectNestedInput
+  merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
+  shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
+  shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
+  checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
+  webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
+}
+
+export type ProjectUncheckedUpdateWithoutDiscountsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  domain?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  domainVerified?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  extensions?: Prisma.ProjectUpdateextensionsInput | string[]
+  plan?: Prisma.StringFieldUpdateOperationsInput | string
+  currency?: Prisma.StringFieldUpdateOperationsInput | string
+  locale?: Prisma.StringFieldUpdateOperationsInput | string
+  tax?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  apiKeys?: Prisma.ApiKeyUncheckedUpdateManyWithoutProjectNestedInput
+  locations?: Prisma.LocationUncheckedUpdateManyWithoutProjectNestedInput
+  customers?: Prisma.CustomerUncheckedUpdateManyWithoutProjectNestedInput
+  products?: Prisma.ProductUncheckedUpdateManyWithoutProjectNestedInput
+  collections?: Prisma.CollectionUncheckedUpdateManyWithoutProjectNestedInput
+  files?: Prisma.FileUncheckedUpdateManyWithoutProjectNestedInput
+  storeEvents?: Prisma.StoreEventUncheckedUpdateManyWithoutProjectNestedInput
+  outboxEmails?: Prisma.OutboxEmailUncheckedUpdateManyWithoutProjectNestedInput
+  counters?: Prisma.ProjectCounterUncheckedUpdateManyWithoutProjectNestedInput
+  draftOrders?: Prisma.DraftOrderUncheckedUpdateManyWithoutProjectNestedInput
+  orders?: Prisma.OrderUncheckedUpdateManyWithoutProjectNestedInput
+  rateWindows?: Prisma.RateWindowUncheckedUpdateManyWithoutProjectNestedInput
+  usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedUpdateManyWithoutProjectNestedInput
+  customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
+  companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
+  priceLists?: Prisma.PriceListUncheckedUpdateManyWithoutProjectNestedInput
+  searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedUpdateManyWithoutProjectNestedInput
+  merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
+  shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
+  shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
+  checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -7265,6 +7622,7 @@ export type ProjectCountOutputType = {
   customerGroups: number
   companies: number
   priceLists: number
+  discounts: number
   searchSynonyms: number
   suggestionBlocks: number
   merchandisingRules: number
@@ -7293,6 +7651,7 @@ export type ProjectCountOutputTypeSelect<ExtArgs extends runtime.Types.Extension
   customerGroups?: boolean | ProjectCountOutputTypeCountCustomerGroupsArgs
   companies?: boolean | ProjectCountOutputTypeCountCompaniesArgs
   priceLists?: boolean | ProjectCountOutputTypeCountPriceListsArgs
+  discounts?: boolean | ProjectCountOutputTypeCountDiscountsArgs
   searchSynonyms?: boolean | ProjectCountOutputTypeCountSearchSynonymsArgs
   suggestionBlocks?: boolean | ProjectCountOutputTypeCountSuggestionBlocksArgs
   merchandisingRules?: boolean | ProjectCountOutputTypeCountMerchandisingRulesArgs
@@ -7435,6 +7794,13 @@ export type ProjectCountOutputTypeCountPriceListsArgs<ExtArgs extends runtime.Ty
 /**
  * ProjectCountOutputType without action
  */
+export type ProjectCountOutputTypeCountDiscountsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.DiscountWhereInput
+}
+
+/**
+ * ProjectCountOutputType without action
+ */
 export type ProjectCountOutputTypeCountSearchSynonymsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   where?: Prisma.SynonymGroupWhereInput
 }
@@ -7534,6 +7900,7 @@ export type ProjectSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs 
   customerGroups?: boolean | Prisma.Project$customerGroupsArgs<ExtArgs>
   companies?: boolean | Prisma.Project$companiesArgs<ExtArgs>
   priceLists?: boolean | Prisma.Project$priceListsArgs<ExtArgs>
+  discounts?: boolean | Prisma.Project$discountsArgs<ExtArgs>
   searchSynonyms?: boolean | Prisma.Project$searchSynonymsArgs<ExtArgs>
   suggestionBlocks?: boolean | Prisma.Project$suggestionBlocksArgs<ExtArgs>
   merchandisingRules?: boolean | Prisma.Project$merchandisingRulesArgs<ExtArgs>
@@ -7654,6 +8021,7 @@ export type ProjectInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs
   customerGroups?: boolean | Prisma.Project$customerGroupsArgs<ExtArgs>
   companies?: boolean | Prisma.Project$companiesArgs<ExtArgs>
   priceLists?: boolean | Prisma.Project$priceListsArgs<ExtArgs>
+  discounts?: boolean | Prisma.Project$discountsArgs<ExtArgs>
   searchSynonyms?: boolean | Prisma.Project$searchSynonymsArgs<ExtArgs>
   suggestionBlocks?: boolean | Prisma.Project$suggestionBlocksArgs<ExtArgs>
   merchandisingRules?: boolean | Prisma.Project$merchandisingRulesArgs<ExtArgs>
@@ -7687,6 +8055,7 @@ export type $ProjectPayload<ExtArgs extends runtime.Types.Extensions.InternalArg
     customerGroups: Prisma.$CustomerGroupPayload<ExtArgs>[]
     companies: Prisma.$CompanyPayload<ExtArgs>[]
     priceLists: Prisma.$PriceListPayload<ExtArgs>[]
+    discounts: Prisma.$DiscountPayload<ExtArgs>[]
     searchSynonyms: Prisma.$SynonymGroupPayload<ExtArgs>[]
     suggestionBlocks: Prisma.$SearchSuggestionBlockPayload<ExtArgs>[]
     merchandisingRules: Prisma.$MerchandisingRulePayload<ExtArgs>[]
@@ -8172,6 +8541,7 @@ export interface Prisma__ProjectClient<T, Null = never, ExtArgs extends runtime.
   customerGroups<T extends Prisma.Project$customerGroupsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$customerGroupsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$CustomerGroupPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   companies<T extends Prisma.Project$companiesArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$companiesArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$CompanyPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   priceLists<T extends Prisma.Project$priceListsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$priceListsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$PriceListPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  discounts<T extends Prisma.Project$discountsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$discountsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$DiscountPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   searchSynonyms<T extends Prisma.Project$searchSynonymsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$searchSynonymsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$SynonymGroupPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   suggestionBlocks<T extends Prisma.Project$suggestionBlocksArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$suggestionBlocksArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$SearchSuggestionBlockPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   merchandisingRules<T extends Prisma.Project$merchandisingRulesArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$merchandisingRulesArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$MerchandisingRulePayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
@@ -9034,6 +9404,30 @@ export type Project$priceListsArgs<ExtArgs extends runtime.Types.Extensions.Inte
   take?: number
   skip?: number
   distinct?: Prisma.PriceListScalarFieldEnum | Prisma.PriceListScalarFieldEnum[]
+}
+
+/**
+ * Project.discounts
+ */
+export type Project$discountsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the Discount
+   */
+  select?: Prisma.DiscountSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the Discount
+   */
+  omit?: Prisma.DiscountOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.DiscountInclude<ExtArgs> | null
+  where?: Prisma.DiscountWhereInput
+  orderBy?: Prisma.DiscountOrderByWithRelationInput | Prisma.DiscountOrderByWithRelationInput[]
+  cursor?: Prisma.DiscountWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.DiscountScalarFieldEnum | Prisma.DiscountScalarFieldEnum[]
 }
 
 /**
