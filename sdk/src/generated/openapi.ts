@@ -7312,9 +7312,9 @@ export interface components {
         RefundCreate: {
             /**
              * Format: int64
-             * @description Minor units of the order's currency; at most what was paid minus what earlier refunds returned. 0 records a return of units without money.
+             * @description Minor units of the order's currency; at most what was paid minus what earlier refunds returned. 0 records a return of units without money. Left out: what was paid for the units of `line_items` (each line's total less its part of the order's reductions, plus its part of exclusive tax, per unit; see the discounts tag, "Refunds").
              */
-            amount: number;
+            amount?: number;
             /** @description The merchant's note on why, shown in the back office. */
             reason?: string | null;
             /** @description Shipped units that came back, put into stock through the inventory ledger (reason `restock`). Each line item at most once; custom items hold no stock. */
@@ -28317,11 +28317,19 @@ export interface operations {
                      *           "target": "order",
                      *           "conditions": {
                      *             "min_subtotal": 5000,
-                     *             "product_ids": [],
-                     *             "collection_ids": [],
+                     *             "product_ids": [
+                     *               "prod_01jd5kx8m2n4p6q8r0s2t4v6w8"
+                     *             ],
+                     *             "collection_ids": [
+                     *               "col_01jd5kz0p4q6r8s0t2v4w6x8y0"
+                     *             ],
                      *             "product_types": [],
-                     *             "customer_group_ids": [],
-                     *             "customer_ids": [],
+                     *             "customer_group_ids": [
+                     *               "cg_01jd5t0a2c4e6g8j0l2n4q6s8u"
+                     *             ],
+                     *             "customer_ids": [
+                     *               "cus_01jd5p0a2c4e6g8j0l2n4q6s8u"
+                     *             ],
                      *             "currency": "EUR"
                      *           },
                      *           "combinable": false,
@@ -28402,7 +28410,19 @@ export interface operations {
                  *       "value": 10,
                  *       "conditions": {
                  *         "min_subtotal": 5000,
-                 *         "currency": "EUR"
+                 *         "currency": "EUR",
+                 *         "product_ids": [
+                 *           "prod_01jd5kx8m2n4p6q8r0s2t4v6w8"
+                 *         ],
+                 *         "collection_ids": [
+                 *           "col_01jd5kz0p4q6r8s0t2v4w6x8y0"
+                 *         ],
+                 *         "customer_group_ids": [
+                 *           "cg_01jd5t0a2c4e6g8j0l2n4q6s8u"
+                 *         ],
+                 *         "customer_ids": [
+                 *           "cus_01jd5p0a2c4e6g8j0l2n4q6s8u"
+                 *         ]
                  *       },
                  *       "ends_at": "2027-12-31T23:00:00.000Z",
                  *       "usage_limit": 1000,
@@ -28438,11 +28458,19 @@ export interface operations {
                      *         "target": "order",
                      *         "conditions": {
                      *           "min_subtotal": 5000,
-                     *           "product_ids": [],
-                     *           "collection_ids": [],
+                     *           "product_ids": [
+                     *             "prod_01jd5kx8m2n4p6q8r0s2t4v6w8"
+                     *           ],
+                     *           "collection_ids": [
+                     *             "col_01jd5kz0p4q6r8s0t2v4w6x8y0"
+                     *           ],
                      *           "product_types": [],
-                     *           "customer_group_ids": [],
-                     *           "customer_ids": [],
+                     *           "customer_group_ids": [
+                     *             "cg_01jd5t0a2c4e6g8j0l2n4q6s8u"
+                     *           ],
+                     *           "customer_ids": [
+                     *             "cus_01jd5p0a2c4e6g8j0l2n4q6s8u"
+                     *           ],
                      *           "currency": "EUR"
                      *         },
                      *         "combinable": false,
@@ -28529,11 +28557,19 @@ export interface operations {
                      *         "target": "order",
                      *         "conditions": {
                      *           "min_subtotal": 5000,
-                     *           "product_ids": [],
-                     *           "collection_ids": [],
+                     *           "product_ids": [
+                     *             "prod_01jd5kx8m2n4p6q8r0s2t4v6w8"
+                     *           ],
+                     *           "collection_ids": [
+                     *             "col_01jd5kz0p4q6r8s0t2v4w6x8y0"
+                     *           ],
                      *           "product_types": [],
-                     *           "customer_group_ids": [],
-                     *           "customer_ids": [],
+                     *           "customer_group_ids": [
+                     *             "cg_01jd5t0a2c4e6g8j0l2n4q6s8u"
+                     *           ],
+                     *           "customer_ids": [
+                     *             "cus_01jd5p0a2c4e6g8j0l2n4q6s8u"
+                     *           ],
                      *           "currency": "EUR"
                      *         },
                      *         "combinable": false,
@@ -28675,7 +28711,21 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "usage_limit": 2000
+                 *       "usage_limit": 2000,
+                 *       "conditions": {
+                 *         "product_ids": [
+                 *           "prod_01jd5kx8m2n4p6q8r0s2t4v6w8"
+                 *         ],
+                 *         "collection_ids": [
+                 *           "col_01jd5kz0p4q6r8s0t2v4w6x8y0"
+                 *         ],
+                 *         "customer_group_ids": [
+                 *           "cg_01jd5t0a2c4e6g8j0l2n4q6s8u"
+                 *         ],
+                 *         "customer_ids": [
+                 *           "cus_01jd5p0a2c4e6g8j0l2n4q6s8u"
+                 *         ]
+                 *       }
                  *     }
                  */
                 "application/json": components["schemas"]["DiscountUpdate"];
@@ -28705,13 +28755,21 @@ export interface operations {
                      *         "value": 10,
                      *         "target": "order",
                      *         "conditions": {
-                     *           "min_subtotal": 5000,
-                     *           "product_ids": [],
-                     *           "collection_ids": [],
+                     *           "min_subtotal": null,
+                     *           "product_ids": [
+                     *             "prod_01jd5kx8m2n4p6q8r0s2t4v6w8"
+                     *           ],
+                     *           "collection_ids": [
+                     *             "col_01jd5kz0p4q6r8s0t2v4w6x8y0"
+                     *           ],
                      *           "product_types": [],
-                     *           "customer_group_ids": [],
-                     *           "customer_ids": [],
-                     *           "currency": "EUR"
+                     *           "customer_group_ids": [
+                     *             "cg_01jd5t0a2c4e6g8j0l2n4q6s8u"
+                     *           ],
+                     *           "customer_ids": [
+                     *             "cus_01jd5p0a2c4e6g8j0l2n4q6s8u"
+                     *           ],
+                     *           "currency": null
                      *         },
                      *         "combinable": false,
                      *         "starts_at": null,
@@ -28801,13 +28859,21 @@ export interface operations {
                      *           "target": "lines",
                      *           "conditions": {
                      *             "min_subtotal": null,
-                     *             "product_ids": [],
-                     *             "collection_ids": [],
+                     *             "product_ids": [
+                     *               "prod_01jd5kx8m2n4p6q8r0s2t4v6w8"
+                     *             ],
+                     *             "collection_ids": [
+                     *               "col_01jd5kz0p4q6r8s0t2v4w6x8y0"
+                     *             ],
                      *             "product_types": [
                      *               "Socks"
                      *             ],
-                     *             "customer_group_ids": [],
-                     *             "customer_ids": [],
+                     *             "customer_group_ids": [
+                     *               "cg_01jd5t0a2c4e6g8j0l2n4q6s8u"
+                     *             ],
+                     *             "customer_ids": [
+                     *               "cus_01jd5p0a2c4e6g8j0l2n4q6s8u"
+                     *             ],
                      *             "currency": null
                      *           },
                      *           "buy_x_get_y": {
@@ -28893,6 +28959,18 @@ export interface operations {
                  *       "conditions": {
                  *         "product_types": [
                  *           "Socks"
+                 *         ],
+                 *         "product_ids": [
+                 *           "prod_01jd5kx8m2n4p6q8r0s2t4v6w8"
+                 *         ],
+                 *         "collection_ids": [
+                 *           "col_01jd5kz0p4q6r8s0t2v4w6x8y0"
+                 *         ],
+                 *         "customer_group_ids": [
+                 *           "cg_01jd5t0a2c4e6g8j0l2n4q6s8u"
+                 *         ],
+                 *         "customer_ids": [
+                 *           "cus_01jd5p0a2c4e6g8j0l2n4q6s8u"
                  *         ]
                  *       },
                  *       "buy_x_get_y": {
@@ -28932,13 +29010,21 @@ export interface operations {
                      *         "target": "lines",
                      *         "conditions": {
                      *           "min_subtotal": null,
-                     *           "product_ids": [],
-                     *           "collection_ids": [],
+                     *           "product_ids": [
+                     *             "prod_01jd5kx8m2n4p6q8r0s2t4v6w8"
+                     *           ],
+                     *           "collection_ids": [
+                     *             "col_01jd5kz0p4q6r8s0t2v4w6x8y0"
+                     *           ],
                      *           "product_types": [
                      *             "Socks"
                      *           ],
-                     *           "customer_group_ids": [],
-                     *           "customer_ids": [],
+                     *           "customer_group_ids": [
+                     *             "cg_01jd5t0a2c4e6g8j0l2n4q6s8u"
+                     *           ],
+                     *           "customer_ids": [
+                     *             "cus_01jd5p0a2c4e6g8j0l2n4q6s8u"
+                     *           ],
                      *           "currency": null
                      *         },
                      *         "buy_x_get_y": {
@@ -29029,13 +29115,21 @@ export interface operations {
                      *         "target": "lines",
                      *         "conditions": {
                      *           "min_subtotal": null,
-                     *           "product_ids": [],
-                     *           "collection_ids": [],
+                     *           "product_ids": [
+                     *             "prod_01jd5kx8m2n4p6q8r0s2t4v6w8"
+                     *           ],
+                     *           "collection_ids": [
+                     *             "col_01jd5kz0p4q6r8s0t2v4w6x8y0"
+                     *           ],
                      *           "product_types": [
                      *             "Socks"
                      *           ],
-                     *           "customer_group_ids": [],
-                     *           "customer_ids": [],
+                     *           "customer_group_ids": [
+                     *             "cg_01jd5t0a2c4e6g8j0l2n4q6s8u"
+                     *           ],
+                     *           "customer_ids": [
+                     *             "cus_01jd5p0a2c4e6g8j0l2n4q6s8u"
+                     *           ],
                      *           "currency": null
                      *         },
                      *         "buy_x_get_y": {
@@ -29182,7 +29276,21 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "priority": 20
+                 *       "priority": 20,
+                 *       "conditions": {
+                 *         "product_ids": [
+                 *           "prod_01jd5kx8m2n4p6q8r0s2t4v6w8"
+                 *         ],
+                 *         "collection_ids": [
+                 *           "col_01jd5kz0p4q6r8s0t2v4w6x8y0"
+                 *         ],
+                 *         "customer_group_ids": [
+                 *           "cg_01jd5t0a2c4e6g8j0l2n4q6s8u"
+                 *         ],
+                 *         "customer_ids": [
+                 *           "cus_01jd5p0a2c4e6g8j0l2n4q6s8u"
+                 *         ]
+                 *       }
                  *     }
                  */
                 "application/json": components["schemas"]["PromotionUpdate"];
@@ -29212,13 +29320,19 @@ export interface operations {
                      *         "target": "lines",
                      *         "conditions": {
                      *           "min_subtotal": null,
-                     *           "product_ids": [],
-                     *           "collection_ids": [],
-                     *           "product_types": [
-                     *             "Socks"
+                     *           "product_ids": [
+                     *             "prod_01jd5kx8m2n4p6q8r0s2t4v6w8"
                      *           ],
-                     *           "customer_group_ids": [],
-                     *           "customer_ids": [],
+                     *           "collection_ids": [
+                     *             "col_01jd5kz0p4q6r8s0t2v4w6x8y0"
+                     *           ],
+                     *           "product_types": [],
+                     *           "customer_group_ids": [
+                     *             "cg_01jd5t0a2c4e6g8j0l2n4q6s8u"
+                     *           ],
+                     *           "customer_ids": [
+                     *             "cus_01jd5p0a2c4e6g8j0l2n4q6s8u"
+                     *           ],
                      *           "currency": null
                      *         },
                      *         "buy_x_get_y": {

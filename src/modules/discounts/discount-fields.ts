@@ -1,4 +1,6 @@
+import type { Database, Tx } from '../../db/client.js';
 import type { components } from '../../generated/openapi.js';
+import type { Ctx } from '../../shared/context.js';
 import { invalidField } from '../../shared/errors.js';
 import type { Conditions } from './apply.js';
 
@@ -46,4 +48,35 @@ export function checkRuleFields(rule: RuleFields): void {
   }
   if (rule.starts_at && rule.ends_at && new Date(rule.ends_at) <= new Date(rule.starts_at))
     throw invalidField('ends_at', 'ends_at must be after starts_at.');
+}
+
+/**
+ * 400 on `conditions` when it names a product, collection, customer group or customer that is not the project's
+ * (live), so a condition can never reach into another project.
+ */
+export async function checkConditionIds(
+  ctx: Pick<Ctx, 'project'>,
+  db: Database | Tx,
+  conditions: Conditions,
+): Promise<void> {
+  const projectId = ctx.project.id;
+  const counts = await Promise.all([
+    conditions.product_ids.length
+      ? db.product.count({ where: { id: { in: conditions.product_ids }, projectId, deletedAt: null } })
+      : 0,
+    conditions.collection_ids.length
+      ? db.collection.count({ where: { id: { in: conditions.collection_ids }, projectId } })
+      : 0,
+    conditions.customer_group_ids.length
+      ? db.customerGroup.count({ where: { id: { in: conditions.customer_group_ids }, projectId, deletedAt: null } })
+      : 0,
+    conditions.customer_ids.length
+      ? db.customer.count({ where: { id: { in: conditions.customer_ids }, projectId, deletedAt: null } })
+      : 0,
+  ]);
+  const names = ['product_ids', 'collection_ids', 'customer_group_ids', 'customer_ids'] as const;
+  names.forEach((name, i) => {
+    if (counts[i] !== new Set(conditions[name]).size)
+      throw invalidField('conditions', `conditions.${name} names an id that is not one of this project's.`);
+  });
 }

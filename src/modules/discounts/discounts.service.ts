@@ -7,7 +7,8 @@ import { newId } from '../../shared/ids.js';
 import { findOwned } from '../../shared/owned.js';
 import { writeTx } from '../../shared/write.js';
 import { recordChange, recordEvent, type EventType } from '../store-events/index.js';
-import { checkRuleFields, conditionsOf } from './discount-fields.js';
+import { checkConditionIds, checkRuleFields, conditionsOf } from './discount-fields.js';
+import type { Conditions } from './apply.js';
 import { USES, toDiscountResource, toPromotionResource, type DiscountRow } from './discounts.mappers.js';
 
 type Schemas = components['schemas'];
@@ -139,6 +140,7 @@ export async function createDiscount(ctx: Ctx, kind: Kind, input: AnyCreate): Pr
   };
   checkRuleFields(ruleFieldsOf(draft));
   return writeTx(ctx, CODE_TAKEN, async (tx) => {
+    await checkConditionIds(ctx, tx, draft.conditions as unknown as Conditions);
     const row = await tx.discount.create({ data: draft as Prisma.DiscountUncheckedCreateInput, include: USES });
     await recordEvent(tx, ctx, {
       type: kind.events.created,
@@ -159,6 +161,7 @@ export async function updateDiscount(ctx: Ctx, kind: Kind, id: string, input: An
     const sent = defined(columnsOf(input)) as Partial<Discount>;
     const proposed = { ...before, ...sent };
     checkRuleFields(ruleFieldsOf(proposed));
+    if (sent.conditions) await checkConditionIds(ctx, tx, sent.conditions as unknown as Conditions);
     const beforeResource = kind.toResource(before);
     if (JSON.stringify(beforeResource) === JSON.stringify(kind.toResource(proposed))) return before;
     const after = await tx.discount.update({

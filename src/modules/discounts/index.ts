@@ -9,4 +9,4 @@ export {
 } from './discounts.pricing.js';
 export { giveBackCodes, recordRedemptions, redeemCodes, releaseRedemptions } from './discounts.usage.js';
 export type { DiscountApplicationResource } from './discounts.mappers.js';
-export { paidForUnits } from './money.js';
+export { allocate as allocateAmount, paidForUnits } from './money.js';

@@ -1,6 +1,7 @@
 import { describe, expect, test } from '@jest/globals';
 import type { CommerceClient, components } from '@commerce-api/sdk';
 import { createProduct } from '../../factories/catalog.factory.js';
+import { createCustomer } from '../../factories/customer.factory.js';
 import { BERLIN, startCheckout, withSecret, type StartedCheckout } from '../../factories/checkout.factory.js';
 import { storefront } from '../../factories/customer-auth.factory.js';
 import { createProject, type CreatedProject } from '../../factories/project.factory.js';
@@ -250,8 +251,10 @@ describe('applyCheckoutDiscountCode: refusals', () => {
     await code(shop, { code: 'LATER', starts_at: '2099-01-01T00:00:00Z' });
     await code(shop, { code: 'BIG', conditions: { min_subtotal: 5000 } });
     await code(shop, { code: 'USD', conditions: { currency: 'USD' } });
-    await code(shop, { code: 'VIP', conditions: { customer_ids: ['cus_01jd5p0a2c4e6g8j0l2n4q6s8u'] } });
-    await code(shop, { code: 'OTHER', conditions: { product_ids: ['prod_01jd5kx8m2n4p6q8r0s2t4v6w8'] } });
+    const vip = await createCustomer(shop.api, { email: 'vip@example.com' });
+    const other = await product(shop, 500, { title: 'Other' });
+    await code(shop, { code: 'VIP', conditions: { customer_ids: [vip.id] } });
+    await code(shop, { code: 'OTHER', conditions: { product_ids: [other.productId] } });
     const started = await open(shop, [{ variant_id: a.variantId, quantity: 1 }]);
     const refusals = [];
     for (const text of ['NOPE', 'OLD', 'LATER', 'BIG', 'USD', 'VIP', 'OTHER']) {
@@ -336,12 +339,13 @@ describe('usage counted when the order is created', () => {
     const shop = await newShop();
     const a = await product(shop, 1000);
     const created = await code(shop, { code: 'TEN4TEN', usage_limit: 10 });
-    const checkouts = [];
-    for (let i = 0; i < 50; i += 1) {
-      const started = await open(shop, [{ variant_id: a.variantId, quantity: 1 }], `buyer${i}@example.com`);
-      expect((await apply(shop, started, 'TEN4TEN')).response.status).toBe(200);
-      checkouts.push(started);
-    }
+    const checkouts = await Promise.all(
+      Array.from({ length: 50 }, async (_, i) => {
+        const started = await open(shop, [{ variant_id: a.variantId, quantity: 1 }], `buyer${i}@example.com`);
+        expect((await apply(shop, started, 'TEN4TEN')).response.status).toBe(200);
+        return started;
+      }),
+    );
     const answers = await Promise.all(checkouts.map((started) => complete(shop, started)));
     const statuses = answers.map((answer) => answer.response.status);
     expect(statuses.filter((s) => s === 201)).toHaveLength(10);
@@ -354,7 +358,8 @@ describe('usage counted when the order is created', () => {
     const discount = await shop.api.GET('/v1/discounts/{id}', { params: { path: { id: created.data!.data.id } } });
     expect(discount.data!.data.times_used).toBe(10);
     expect(await app.deps.db.order.count({ where: { projectId: shop.project.project.id } })).toBe(10);
-  });
+    // 50 checkouts and completions on a machine shared with other suites.
+  }, 120_000);
 
   test('cancelling an order gives its use back', async () => {
     const shop = await newShop();
@@ -374,5 +379,40 @@ describe('usage counted when the order is created', () => {
     const second = await open(shop, [{ variant_id: a.variantId, quantity: 1 }], 'next@example.com');
     expect((await apply(shop, second, 'BACK')).response.status).toBe(200);
     expect((await complete(shop, second)).response.status).toBe(201);
+  });
+});
+
+describe('refunds of discounted orders', () => {
+  test('a refund of returned units without an amount pays back what was paid per unit, leftovers on the last units', async () => {
+    const shop = await newShop();
+    const sock = await product(shop, 999);
+    const shoe = await product(shop, 5000);
+    await code(shop, { code: 'TENOFF', value: 10 });
+    const started = await open(shop, [
+      { variant_id: sock.variantId, quantity: 3 },
+      { variant_id: shoe.variantId, quantity: 1 },
+    ]);
+    await apply(shop, started, 'TENOFF');
+    const order = (await complete(shop, started)).data!.data as Order;
+    // Socks: 2997 less 300 (299.7 half-up) = 2697; shoe: 5000 less 500 = 4500. Tax 19 % added: 512.43 -> 512 and
+    // 855 (total 1367), allocated in proportion to 2697 / 4500: 512.27 -> 512, 854.73 -> 854, the leftover unit to the shoe.
+    expect(order).toMatchObject({ discount: 800, tax: 1367, total: 7997 - 800 + 1367 });
+    expect(order.line_items.map((item) => item.discount)).toEqual([300, 500]);
+    const location = shop.project.project.default_location_id;
+    await shop.api.POST('/v1/orders/{id}/fulfillments', {
+      params: { path: { id: order.id } },
+      body: { location_id: location, line_items: [{ line_item_index: 0, quantity: 3 }] },
+    });
+    const refund = (units: number) =>
+      shop.api.POST('/v1/orders/{id}/refunds', {
+        params: { path: { id: order.id } },
+        body: { line_items: [{ line_item_index: 0, quantity: units }] },
+      });
+    // The sock line paid 2697 + 512 = 3209 for 3 units: 1069, then 2 units for 3209 - 1069 = 2140.
+    const first = await refund(1);
+    expect(first.response.status).toBe(201);
+    expect(first.data!.data.amount).toBe(1069);
+    const rest = await refund(2);
+    expect(rest.data!.data.amount).toBe(2140);
   });
 });

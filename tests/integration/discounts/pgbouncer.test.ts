@@ -76,5 +76,6 @@ describe('discount code usage behind PgBouncer, two processes', () => {
     expect(read.data!.data.times_used).toBe(10);
     expect(await a.deps.db.order.count({ where: { projectId: store.project.id, discount: 250n } })).toBe(10);
     expect(await a.deps.db.order.count({ where: { projectId: store.project.id } })).toBe(10);
-  });
+    // 50 checkouts and completions through a pool of 3 server connections.
+  }, 120_000);
 });
