@@ -3866,8 +3866,8 @@ export interface paths {
         put?: never;
         /**
          * Create an automatic promotion
-         * @description Creates a promotion that applies by itself to every checkout and draft order whose conditions it meets (see
-         *     the discounts tag). Besides the kinds of codes: `buy_x_get_y` (`buy_x_get_y` required) and `tiered`
+         * @description Creates a promotion that applies by itself to every storefront checkout whose conditions it meets (see the
+         *     discounts tag). Besides the kinds of codes: `buy_x_get_y` (`buy_x_get_y` required) and `tiered`
          *     (`tiers` required, 1-10). Records `promotion.created`.
          */
         post: operations["createPromotion"];
@@ -4406,10 +4406,10 @@ export interface components {
             shipping_cost?: number;
             /**
              * Format: int64
-             * @description Everything taken off: the sum of `discount_applications` (a draft order's manual discount included).
+             * @description Everything taken off: the sum of `discount_applications` for a checkout's order; the manual discount of a draft order's order.
              */
             discount?: number;
-            /** @description Each reduction applied (codes, automatic promotions and a draft order's manual discount), as the checkout or draft order showed them; empty for orders created before discounts existed. */
+            /** @description Each reduction applied (codes and automatic promotions) as the checkout showed them; empty for orders of draft orders and for orders created before discounts existed. */
             discount_applications?: components["schemas"]["DiscountApplication"][];
             /** Format: int64 */
             total?: number;
@@ -7256,10 +7256,10 @@ export interface components {
             shipping_cost: number;
             /**
              * Format: int64
-             * @description Everything taken off: the sum of `discount_applications` (a draft order's manual discount included).
+             * @description Everything taken off: the sum of `discount_applications` for a checkout's order; the manual discount of a draft order's order.
              */
             discount: number;
-            /** @description Each reduction applied (codes, automatic promotions and a draft order's manual discount), as the checkout or draft order showed them; empty for orders created before discounts existed. */
+            /** @description Each reduction applied (codes and automatic promotions) as the checkout showed them; empty for orders of draft orders and for orders created before discounts existed. */
             discount_applications?: components["schemas"]["DiscountApplication"][];
             /** Format: int64 */
             total: number;
@@ -8087,9 +8087,9 @@ export interface components {
             ends_at?: string | null;
         };
         /**
-         * @description One reduction applied, in stacking order: a `code`, an automatic `promotion`, or (orders of draft orders)
-         *     the draft's `manual` discount. `lines` gives what it took off each line it touched (`line_index`: the
-         *     position in `lines` of a checkout, in `line_items` of an order or a draft order's items);
+         * @description One reduction applied, in stacking order: a `code` or an automatic `promotion` (`manual` is reserved for a
+         *     draft order's hand-typed discount). `lines` gives what it took off each line it touched (`line_index`: the
+         *     position in `lines` of a checkout, in `line_items` of an order);
          *     `shipping_amount` what it took off shipping. `amount` is their sum: what a storefront shows as saved.
          */
         DiscountApplication: {

@@ -10,9 +10,7 @@ export type ErrorCode =
   | components['schemas']['DiscountError']['error']['code'];
 /** An error answer's body: `Error`, `CheckoutError` or `DiscountError` for the codes only their operations answer. */
 export type ErrorBody =
-  | components['schemas']['Error']
-  | components['schemas']['CheckoutError']
-  | components['schemas']['DiscountError'];
+  components['schemas']['Error'] | components['schemas']['CheckoutError'] | components['schemas']['DiscountError'];
 /** Why a discount code does not apply (`DiscountError`'s `reason`). */
 export type DiscountReason = NonNullable<components['schemas']['DiscountError']['error']['reason']>;
 export type ErrorDetail = NonNullable<components['schemas']['Error']['error']['details']>[number];

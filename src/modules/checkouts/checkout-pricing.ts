@@ -105,7 +105,7 @@ export function withTotals(
     taxData: totals.taxData as unknown as Prisma.JsonValue,
     taxInclusive: totals.taxInclusive,
     discount: BigInt(discount),
-    discountApplications: (discounted?.applications ?? []) as unknown as Prisma.JsonValue,
+    discountApplications: discounted?.applications ?? [],
     total: BigInt(subtotal + added + Number(checkout.shippingCost) - discount),
     lineCount: lines.length,
     expiresAt: new Date(now.getTime() + CHECKOUT_LIFETIME_MS),
