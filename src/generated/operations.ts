@@ -31,11 +31,13 @@ export type OperationId =
   | 'addCollectionProducts'
   | 'addCustomerGroupMembers'
   | 'addDraftOrderItems'
+  | 'adjustStoreCredit'
   | 'applyCheckoutDiscountCode'
   | 'archiveMetafieldDefinition'
   | 'blockSuggestion'
   | 'cancelOrder'
   | 'cancelOrderFulfillment'
+  | 'cancelPurchaseOrder'
   | 'changeCurrentCustomerPassword'
   | 'completeCheckout'
   | 'completeDraftOrder'
@@ -57,12 +59,14 @@ export type OperationId =
   | 'createLocation'
   | 'createMerchandisingRule'
   | 'createMetafieldDefinition'
+  | 'createNavigationMenu'
   | 'createOrderFulfillment'
   | 'createOrderRefund'
   | 'createPriceList'
   | 'createProduct'
   | 'createProject'
   | 'createPromotion'
+  | 'createPurchaseOrder'
   | 'createShippingRate'
   | 'createShippingZone'
   | 'createSynonymGroup'
@@ -84,6 +88,7 @@ export type OperationId =
   | 'deleteDraftOrderItem'
   | 'deleteLocation'
   | 'deleteMerchandisingRule'
+  | 'deleteNavigationMenu'
   | 'deleteOrderMetafield'
   | 'deletePriceList'
   | 'deleteProduct'
@@ -104,9 +109,11 @@ export type OperationId =
   | 'getCurrentCustomer'
   | 'getCurrentCustomerAddress'
   | 'getCurrentCustomerOrder'
+  | 'getCurrentCustomerStoreCredit'
   | 'getCustomer'
   | 'getCustomerGroup'
   | 'getCustomerMetafields'
+  | 'getCustomerStoreCredit'
   | 'getDiscount'
   | 'getDocs'
   | 'getDocsAsset'
@@ -116,6 +123,7 @@ export type OperationId =
   | 'getLocation'
   | 'getMerchandisingRule'
   | 'getMetrics'
+  | 'getNavigationMenu'
   | 'getOpenApiJson'
   | 'getOpenApiYaml'
   | 'getOrder'
@@ -126,6 +134,7 @@ export type OperationId =
   | 'getProductMetafields'
   | 'getProject'
   | 'getPromotion'
+  | 'getPurchaseOrder'
   | 'getReadiness'
   | 'getShippingZone'
   | 'getStoreEvent'
@@ -135,6 +144,7 @@ export type OperationId =
   | 'getVariantMetafields'
   | 'getWebhook'
   | 'getZeroResultSearchQueries'
+  | 'issueStoreCredit'
   | 'listCheckoutShippingRates'
   | 'listCollections'
   | 'listCompanies'
@@ -142,6 +152,7 @@ export type OperationId =
   | 'listCompanyContacts'
   | 'listCurrentCustomerAddresses'
   | 'listCurrentCustomerOrders'
+  | 'listCurrentCustomerStoreCreditTransactions'
   | 'listCustomerAddresses'
   | 'listCustomerGroups'
   | 'listCustomerNotes'
@@ -151,6 +162,7 @@ export type OperationId =
   | 'listLocations'
   | 'listMerchandisingRules'
   | 'listMetafieldDefinitions'
+  | 'listNavigationMenus'
   | 'listOrderFulfillments'
   | 'listOrderRefunds'
   | 'listOrders'
@@ -159,7 +171,9 @@ export type OperationId =
   | 'listPriceLists'
   | 'listProducts'
   | 'listPromotions'
+  | 'listPurchaseOrders'
   | 'listShippingZones'
+  | 'listStoreCreditTransactions'
   | 'listStoreEvents'
   | 'listSuggestionBlocks'
   | 'listSynonymGroups'
@@ -170,6 +184,8 @@ export type OperationId =
   | 'logoutCustomer'
   | 'lookupShippingRates'
   | 'payOrder'
+  | 'placePurchaseOrder'
+  | 'receivePurchaseOrder'
   | 'receiveStripeWebhook'
   | 'recoverWebhookDeliveries'
   | 'refreshCustomerToken'
@@ -219,10 +235,12 @@ export type OperationId =
   | 'updateLocation'
   | 'updateMerchandisingRule'
   | 'updateMetafieldDefinition'
+  | 'updateNavigationMenu'
   | 'updatePriceList'
   | 'updateProduct'
   | 'updateProject'
   | 'updatePromotion'
+  | 'updatePurchaseOrder'
   | 'updateShippingRate'
   | 'updateShippingZone'
   | 'updateSynonymGroup'
@@ -236,11 +254,13 @@ export interface OperationAuth {
   addCollectionProducts: 'secret';
   addCustomerGroupMembers: 'secret';
   addDraftOrderItems: 'secret';
+  adjustStoreCredit: 'secret';
   applyCheckoutDiscountCode: 'publishable';
   archiveMetafieldDefinition: 'secret';
   blockSuggestion: 'secret';
   cancelOrder: 'secret';
   cancelOrderFulfillment: 'secret';
+  cancelPurchaseOrder: 'secret';
   changeCurrentCustomerPassword: 'customer';
   completeCheckout: 'publishable';
   completeDraftOrder: 'secret';
@@ -262,12 +282,14 @@ export interface OperationAuth {
   createLocation: 'secret';
   createMerchandisingRule: 'secret';
   createMetafieldDefinition: 'secret';
+  createNavigationMenu: 'secret';
   createOrderFulfillment: 'secret';
   createOrderRefund: 'secret';
   createPriceList: 'secret';
   createProduct: 'secret';
   createProject: 'platform';
   createPromotion: 'secret';
+  createPurchaseOrder: 'secret';
   createShippingRate: 'secret';
   createShippingZone: 'secret';
   createSynonymGroup: 'secret';
@@ -289,6 +311,7 @@ export interface OperationAuth {
   deleteDraftOrderItem: 'secret';
   deleteLocation: 'secret';
   deleteMerchandisingRule: 'secret';
+  deleteNavigationMenu: 'secret';
   deleteOrderMetafield: 'secret';
   deletePriceList: 'secret';
   deleteProduct: 'secret';
@@ -309,9 +332,11 @@ export interface OperationAuth {
   getCurrentCustomer: 'customer';
   getCurrentCustomerAddress: 'customer';
   getCurrentCustomerOrder: 'customer';
+  getCurrentCustomerStoreCredit: 'customer';
   getCustomer: 'secret';
   getCustomerGroup: 'secret';
   getCustomerMetafields: 'secret';
+  getCustomerStoreCredit: 'secret';
   getDiscount: 'secret';
   getDocs: 'none';
   getDocsAsset: 'none';
@@ -321,6 +346,7 @@ export interface OperationAuth {
   getLocation: 'secret';
   getMerchandisingRule: 'secret';
   getMetrics: 'metrics';
+  getNavigationMenu: 'publishable';
   getOpenApiJson: 'none';
   getOpenApiYaml: 'none';
   getOrder: 'secret';
@@ -331,6 +357,7 @@ export interface OperationAuth {
   getProductMetafields: 'publishable';
   getProject: 'platform';
   getPromotion: 'secret';
+  getPurchaseOrder: 'secret';
   getReadiness: 'none';
   getShippingZone: 'secret';
   getStoreEvent: 'secret';
@@ -340,6 +367,7 @@ export interface OperationAuth {
   getVariantMetafields: 'publishable';
   getWebhook: 'secret';
   getZeroResultSearchQueries: 'secret';
+  issueStoreCredit: 'secret';
   listCheckoutShippingRates: 'publishable';
   listCollections: 'publishable';
   listCompanies: 'secret';
@@ -347,6 +375,7 @@ export interface OperationAuth {
   listCompanyContacts: 'secret';
   listCurrentCustomerAddresses: 'customer';
   listCurrentCustomerOrders: 'customer';
+  listCurrentCustomerStoreCreditTransactions: 'customer';
   listCustomerAddresses: 'secret';
   listCustomerGroups: 'secret';
   listCustomerNotes: 'secret';
@@ -356,6 +385,7 @@ export interface OperationAuth {
   listLocations: 'secret';
   listMerchandisingRules: 'secret';
   listMetafieldDefinitions: 'secret';
+  listNavigationMenus: 'secret';
   listOrderFulfillments: 'secret';
   listOrderRefunds: 'secret';
   listOrders: 'secret';
@@ -364,7 +394,9 @@ export interface OperationAuth {
   listPriceLists: 'secret';
   listProducts: 'publishable';
   listPromotions: 'secret';
+  listPurchaseOrders: 'secret';
   listShippingZones: 'secret';
+  listStoreCreditTransactions: 'secret';
   listStoreEvents: 'secret';
   listSuggestionBlocks: 'secret';
   listSynonymGroups: 'secret';
@@ -375,6 +407,8 @@ export interface OperationAuth {
   logoutCustomer: 'publishable';
   lookupShippingRates: 'publishable';
   payOrder: 'secret';
+  placePurchaseOrder: 'secret';
+  receivePurchaseOrder: 'secret';
   receiveStripeWebhook: 'none';
   recoverWebhookDeliveries: 'secret';
   refreshCustomerToken: 'publishable';
@@ -424,10 +458,12 @@ export interface OperationAuth {
   updateLocation: 'secret';
   updateMerchandisingRule: 'secret';
   updateMetafieldDefinition: 'secret';
+  updateNavigationMenu: 'secret';
   updatePriceList: 'secret';
   updateProduct: 'secret';
   updateProject: 'platform';
   updatePromotion: 'secret';
+  updatePurchaseOrder: 'secret';
   updateShippingRate: 'secret';
   updateShippingZone: 'secret';
   updateSynonymGroup: 'secret';
@@ -440,7 +476,7 @@ export interface OperationsByTag {
   'catalog': 'addCollectionProducts' | 'createCollection' | 'createFile' | 'createProduct' | 'createVariant' | 'deleteCollection' | 'deleteProduct' | 'deleteVariant' | 'duplicateProduct' | 'getCollection' | 'getFile' | 'getProduct' | 'getVariant' | 'listCollections' | 'listProducts' | 'removeCollectionProduct' | 'updateCollection' | 'updateProduct' | 'updateVariant';
   'checkouts': 'addCheckoutLines' | 'applyCheckoutDiscountCode' | 'completeCheckout' | 'createCheckout' | 'createCheckoutFromDraft' | 'getCheckout' | 'listCheckoutShippingRates' | 'receiveStripeWebhook' | 'removeCheckoutDiscountCode' | 'removeCheckoutLine' | 'updateCheckout' | 'updateCheckoutLine';
   'companies': 'createCompany' | 'createCompanyAddress' | 'createCompanyContact' | 'deleteCompany' | 'deleteCompanyAddress' | 'deleteCompanyContact' | 'getCompany' | 'listCompanies' | 'listCompanyAddresses' | 'listCompanyContacts' | 'updateCompany' | 'updateCompanyAddress' | 'updateCompanyContact';
-  'customer-auth': 'changeCurrentCustomerPassword' | 'createCurrentCustomerAddress' | 'deleteCurrentCustomerAddress' | 'getCurrentCustomer' | 'getCurrentCustomerAddress' | 'getCurrentCustomerOrder' | 'listCurrentCustomerAddresses' | 'listCurrentCustomerOrders' | 'loginCustomer' | 'logoutCustomer' | 'refreshCustomerToken' | 'registerCustomer' | 'requestPasswordReset' | 'resetPassword' | 'updateCurrentCustomer' | 'updateCurrentCustomerAddress';
+  'customer-auth': 'changeCurrentCustomerPassword' | 'createCurrentCustomerAddress' | 'deleteCurrentCustomerAddress' | 'getCurrentCustomer' | 'getCurrentCustomerAddress' | 'getCurrentCustomerOrder' | 'getCurrentCustomerStoreCredit' | 'listCurrentCustomerAddresses' | 'listCurrentCustomerOrders' | 'listCurrentCustomerStoreCreditTransactions' | 'loginCustomer' | 'logoutCustomer' | 'refreshCustomerToken' | 'registerCustomer' | 'requestPasswordReset' | 'resetPassword' | 'updateCurrentCustomer' | 'updateCurrentCustomerAddress';
   'customer-groups': 'addCustomerGroupMembers' | 'createCustomerGroup' | 'deleteCustomerGroup' | 'getCustomerGroup' | 'listCustomerGroups' | 'removeCustomerGroupMember' | 'updateCustomerGroup';
   'customers': 'createCustomer' | 'createCustomerAddress' | 'createCustomerNote' | 'deleteCustomer' | 'deleteCustomerAddress' | 'deleteCustomerNote' | 'getCustomer' | 'listCustomerAddresses' | 'listCustomerNotes' | 'listCustomers' | 'updateCustomer' | 'updateCustomerAddress';
   'discounts': 'createDiscount' | 'createPromotion' | 'deleteDiscount' | 'deletePromotion' | 'getDiscount' | 'getPromotion' | 'listDiscounts' | 'listPromotions' | 'updateDiscount' | 'updatePromotion';
@@ -448,12 +484,15 @@ export interface OperationsByTag {
   'inventory': 'listVariantInventoryLevels' | 'setInventoryLevel';
   'locations': 'createLocation' | 'deleteLocation' | 'getLocation' | 'listLocations' | 'setDefaultLocation' | 'transferLocationInventory' | 'updateLocation';
   'metafields': 'archiveMetafieldDefinition' | 'createMetafieldDefinition' | 'deleteCollectionMetafield' | 'deleteCustomerMetafield' | 'deleteOrderMetafield' | 'deleteProductMetafield' | 'deleteVariantMetafield' | 'getCollectionMetafields' | 'getCustomerMetafields' | 'getOrderMetafields' | 'getProductMetafields' | 'getVariantMetafields' | 'listMetafieldDefinitions' | 'reorderMetafieldDefinitions' | 'setCollectionMetafield' | 'setCollectionMetafields' | 'setCustomerMetafield' | 'setCustomerMetafields' | 'setOrderMetafield' | 'setOrderMetafields' | 'setProductMetafield' | 'setProductMetafields' | 'setVariantMetafield' | 'setVariantMetafields' | 'updateMetafieldDefinition';
+  'navigation': 'createNavigationMenu' | 'deleteNavigationMenu' | 'getNavigationMenu' | 'listNavigationMenus' | 'updateNavigationMenu';
   'orders': 'cancelOrder' | 'cancelOrderFulfillment' | 'createOrderFulfillment' | 'createOrderRefund' | 'getOrder' | 'getOrderFulfillment' | 'listOrderFulfillments' | 'listOrderRefunds' | 'listOrders' | 'payOrder';
   'platform': 'createApiKey' | 'createProject' | 'getProject' | 'listOutboxEmails' | 'revokeApiKey' | 'updateProject';
   'price-lists': 'createPriceList' | 'deletePriceList' | 'getPriceList' | 'listPriceListPrices' | 'listPriceLists' | 'setPriceListPrices' | 'updatePriceList';
+  'purchase-orders': 'cancelPurchaseOrder' | 'createPurchaseOrder' | 'getPurchaseOrder' | 'listPurchaseOrders' | 'placePurchaseOrder' | 'receivePurchaseOrder' | 'updatePurchaseOrder';
   'search': 'blockSuggestion' | 'createMerchandisingRule' | 'createSynonymGroup' | 'deleteMerchandisingRule' | 'deleteSuggestionBlock' | 'deleteSynonymGroup' | 'getMerchandisingRule' | 'getSuggestionBlock' | 'getTopSearchQueries' | 'getZeroResultSearchQueries' | 'listMerchandisingRules' | 'listSuggestionBlocks' | 'listSynonymGroups' | 'searchCatalog' | 'suggestSearch' | 'updateMerchandisingRule' | 'updateSynonymGroup';
   'service': 'getDocs' | 'getDocsAsset' | 'getHealth' | 'getMetrics' | 'getOpenApiJson' | 'getOpenApiYaml' | 'getReadiness';
   'shipping': 'createShippingRate' | 'createShippingZone' | 'deleteShippingRate' | 'deleteShippingZone' | 'getShippingZone' | 'listShippingZones' | 'lookupShippingRates' | 'updateShippingRate' | 'updateShippingZone';
+  'store-credit': 'adjustStoreCredit' | 'getCustomerStoreCredit' | 'issueStoreCredit' | 'listStoreCreditTransactions';
   'store-events': 'getStoreEvent' | 'listStoreEvents';
   'webhooks': 'createWebhook' | 'deleteWebhook' | 'getWebhook' | 'listWebhookDeliveries' | 'listWebhooks' | 'recoverWebhookDeliveries' | 'retryWebhookDelivery' | 'rotateWebhookSecret' | 'sendTestWebhookEvent' | 'updateWebhook';
 }
@@ -509,6 +548,21 @@ export const operationIndex: readonly OperationMeta[] = [
     "method": "POST",
     "path": "/v1/draft-orders/{id}/items",
     "tag": "draft-orders",
+    "auth": "secret",
+    "customerTokenOptional": false,
+    "idempotent": true,
+    "entityTag": false,
+    "ifMatch": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "adjustStoreCredit",
+    "method": "POST",
+    "path": "/v1/customers/{id}/store-credit/adjustments",
+    "tag": "store-credit",
     "auth": "secret",
     "customerTokenOptional": false,
     "idempotent": true,
@@ -584,6 +638,21 @@ export const operationIndex: readonly OperationMeta[] = [
     "method": "POST",
     "path": "/v1/orders/{id}/fulfillments/{fulfillment_id}/cancel",
     "tag": "orders",
+    "auth": "secret",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "entityTag": false,
+    "ifMatch": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "cancelPurchaseOrder",
+    "method": "POST",
+    "path": "/v1/purchase-orders/{id}/cancel",
+    "tag": "purchase-orders",
     "auth": "secret",
     "customerTokenOptional": false,
     "idempotent": false,
@@ -910,6 +979,21 @@ export const operationIndex: readonly OperationMeta[] = [
     "queryParams": []
   },
   {
+    "operationId": "createNavigationMenu",
+    "method": "POST",
+    "path": "/v1/navigation",
+    "tag": "navigation",
+    "auth": "secret",
+    "customerTokenOptional": false,
+    "idempotent": true,
+    "entityTag": true,
+    "ifMatch": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
     "operationId": "createOrderFulfillment",
     "method": "POST",
     "path": "/v1/orders/{id}/fulfillments",
@@ -989,6 +1073,21 @@ export const operationIndex: readonly OperationMeta[] = [
     "method": "POST",
     "path": "/v1/promotions",
     "tag": "discounts",
+    "auth": "secret",
+    "customerTokenOptional": false,
+    "idempotent": true,
+    "entityTag": true,
+    "ifMatch": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "createPurchaseOrder",
+    "method": "POST",
+    "path": "/v1/purchase-orders",
+    "tag": "purchase-orders",
     "auth": "secret",
     "customerTokenOptional": false,
     "idempotent": true,
@@ -1315,6 +1414,21 @@ export const operationIndex: readonly OperationMeta[] = [
     "queryParams": []
   },
   {
+    "operationId": "deleteNavigationMenu",
+    "method": "DELETE",
+    "path": "/v1/navigation/{id}",
+    "tag": "navigation",
+    "auth": "secret",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "entityTag": false,
+    "ifMatch": true,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
     "operationId": "deleteOrderMetafield",
     "method": "DELETE",
     "path": "/v1/orders/{id}/metafields/{slug}",
@@ -1627,6 +1741,21 @@ export const operationIndex: readonly OperationMeta[] = [
     "queryParams": []
   },
   {
+    "operationId": "getCurrentCustomerStoreCredit",
+    "method": "GET",
+    "path": "/v1/me/store-credit",
+    "tag": "customer-auth",
+    "auth": "customer",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "entityTag": false,
+    "ifMatch": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
     "operationId": "getCustomer",
     "method": "GET",
     "path": "/v1/customers/{id}",
@@ -1673,6 +1802,21 @@ export const operationIndex: readonly OperationMeta[] = [
     "method": "GET",
     "path": "/v1/customers/{id}/metafields",
     "tag": "metafields",
+    "auth": "secret",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "entityTag": false,
+    "ifMatch": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "getCustomerStoreCredit",
+    "method": "GET",
+    "path": "/v1/customers/{id}/store-credit",
+    "tag": "store-credit",
     "auth": "secret",
     "customerTokenOptional": false,
     "idempotent": false,
@@ -1818,6 +1962,21 @@ export const operationIndex: readonly OperationMeta[] = [
     "customerTokenOptional": false,
     "idempotent": false,
     "entityTag": false,
+    "ifMatch": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "getNavigationMenu",
+    "method": "GET",
+    "path": "/v1/navigation/{id}",
+    "tag": "navigation",
+    "auth": "publishable",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "entityTag": true,
     "ifMatch": false,
     "hasBody": false,
     "bodyRequired": false,
@@ -1991,6 +2150,21 @@ export const operationIndex: readonly OperationMeta[] = [
     "queryParams": []
   },
   {
+    "operationId": "getPurchaseOrder",
+    "method": "GET",
+    "path": "/v1/purchase-orders/{id}",
+    "tag": "purchase-orders",
+    "auth": "secret",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "entityTag": true,
+    "ifMatch": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
     "operationId": "getReadiness",
     "method": "GET",
     "path": "/readyz",
@@ -2152,6 +2326,21 @@ export const operationIndex: readonly OperationMeta[] = [
     ]
   },
   {
+    "operationId": "issueStoreCredit",
+    "method": "POST",
+    "path": "/v1/customers/{id}/store-credit/credits",
+    "tag": "store-credit",
+    "auth": "secret",
+    "customerTokenOptional": false,
+    "idempotent": true,
+    "entityTag": false,
+    "ifMatch": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
     "operationId": "listCheckoutShippingRates",
     "method": "GET",
     "path": "/v1/checkouts/{id}/shipping-rates",
@@ -2275,6 +2464,24 @@ export const operationIndex: readonly OperationMeta[] = [
     "operationId": "listCurrentCustomerOrders",
     "method": "GET",
     "path": "/v1/me/orders",
+    "tag": "customer-auth",
+    "auth": "customer",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "entityTag": false,
+    "ifMatch": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": [
+      "limit",
+      "cursor"
+    ]
+  },
+  {
+    "operationId": "listCurrentCustomerStoreCreditTransactions",
+    "method": "GET",
+    "path": "/v1/me/store-credit/transactions",
     "tag": "customer-auth",
     "auth": "customer",
     "customerTokenOptional": false,
@@ -2490,6 +2697,26 @@ export const operationIndex: readonly OperationMeta[] = [
     ]
   },
   {
+    "operationId": "listNavigationMenus",
+    "method": "GET",
+    "path": "/v1/navigation",
+    "tag": "navigation",
+    "auth": "secret",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "entityTag": false,
+    "ifMatch": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": [
+      "limit",
+      "cursor",
+      "sort",
+      "order"
+    ]
+  },
+  {
     "operationId": "listOrderFulfillments",
     "method": "GET",
     "path": "/v1/orders/{id}/fulfillments",
@@ -2667,6 +2894,29 @@ export const operationIndex: readonly OperationMeta[] = [
     ]
   },
   {
+    "operationId": "listPurchaseOrders",
+    "method": "GET",
+    "path": "/v1/purchase-orders",
+    "tag": "purchase-orders",
+    "auth": "secret",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "entityTag": false,
+    "ifMatch": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": [
+      "limit",
+      "cursor",
+      "sort",
+      "order",
+      "status",
+      "location_id",
+      "supplier_id"
+    ]
+  },
+  {
     "operationId": "listShippingZones",
     "method": "GET",
     "path": "/v1/shipping/zones",
@@ -2689,6 +2939,24 @@ export const operationIndex: readonly OperationMeta[] = [
       "order",
       "expand",
       "fields"
+    ]
+  },
+  {
+    "operationId": "listStoreCreditTransactions",
+    "method": "GET",
+    "path": "/v1/customers/{id}/store-credit/transactions",
+    "tag": "store-credit",
+    "auth": "secret",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "entityTag": false,
+    "ifMatch": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": [
+      "limit",
+      "cursor"
     ]
   },
   {
@@ -2870,6 +3138,36 @@ export const operationIndex: readonly OperationMeta[] = [
     "ifMatch": false,
     "hasBody": false,
     "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "placePurchaseOrder",
+    "method": "POST",
+    "path": "/v1/purchase-orders/{id}/order",
+    "tag": "purchase-orders",
+    "auth": "secret",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "entityTag": false,
+    "ifMatch": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "receivePurchaseOrder",
+    "method": "POST",
+    "path": "/v1/purchase-orders/{id}/receive",
+    "tag": "purchase-orders",
+    "auth": "secret",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "entityTag": false,
+    "ifMatch": false,
+    "hasBody": true,
+    "bodyRequired": true,
     "arrayQuery": [],
     "queryParams": []
   },
@@ -3628,6 +3926,21 @@ export const operationIndex: readonly OperationMeta[] = [
     "queryParams": []
   },
   {
+    "operationId": "updateNavigationMenu",
+    "method": "PATCH",
+    "path": "/v1/navigation/{id}",
+    "tag": "navigation",
+    "auth": "secret",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "entityTag": true,
+    "ifMatch": true,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
     "operationId": "updatePriceList",
     "method": "PATCH",
     "path": "/v1/price-lists/{id}",
@@ -3677,6 +3990,21 @@ export const operationIndex: readonly OperationMeta[] = [
     "method": "PATCH",
     "path": "/v1/promotions/{id}",
     "tag": "discounts",
+    "auth": "secret",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "entityTag": true,
+    "ifMatch": true,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "updatePurchaseOrder",
+    "method": "PATCH",
+    "path": "/v1/purchase-orders/{id}",
+    "tag": "purchase-orders",
     "auth": "secret",
     "customerTokenOptional": false,
     "idempotent": false,

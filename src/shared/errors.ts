@@ -46,6 +46,8 @@ export const httpStatusFor: Record<ErrorCode, number> = {
   discount_invalid: 422,
   discount_expired: 422,
   discount_not_applicable: 422,
+  // A checkout's store_credit.amount is more than the customer's balance (openapi.yaml, completeCheckout).
+  insufficient_store_credit: 409,
 };
 
 /** The only error type services and middleware throw; the error middleware renders it. */

@@ -9,6 +9,7 @@ import { writeTx } from '../../shared/write.js';
 import { recordChange, recordEvent, type EventType } from '../store-events/index.js';
 import { checkConditionIds, checkRuleFields, conditionsOf } from './discount-fields.js';
 import type { Conditions } from './apply.js';
+import { lockDiscountRow } from './discounts.sql.js';
 import { USES, toDiscountResource, toPromotionResource, type DiscountRow } from './discounts.mappers.js';
 
 type Schemas = components['schemas'];
@@ -156,7 +157,7 @@ export async function createDiscount(ctx: Ctx, kind: Kind, input: AnyCreate): Pr
 /** Applies the fields sent; records `<kind>.updated` with the changes; unchanged input writes nothing. */
 export async function updateDiscount(ctx: Ctx, kind: Kind, id: string, input: AnyUpdate): Promise<DiscountRow> {
   return writeTx(ctx, CODE_TAKEN, async (tx) => {
-    await tx.$queryRaw`SELECT id FROM discounts WHERE id = ${id} AND project_id = ${ctx.project.id} FOR UPDATE`;
+    await lockDiscountRow(tx, ctx.project.id, id);
     const before = await findDiscount(ctx, tx, kind, id);
     const sent = defined(columnsOf(input)) as Partial<Discount>;
     const proposed = { ...before, ...sent };
@@ -188,7 +189,7 @@ export async function updateDiscount(ctx: Ctx, kind: Kind, id: string, input: An
  */
 export async function deleteDiscount(ctx: Ctx, kind: Kind, id: string): Promise<void> {
   await writeTx(ctx, {}, async (tx) => {
-    await tx.$queryRaw`SELECT id FROM discounts WHERE id = ${id} AND project_id = ${ctx.project.id} FOR UPDATE`;
+    await lockDiscountRow(tx, ctx.project.id, id);
     const row = await findDiscount(ctx, tx, kind, id);
     const used = (await tx.discountRedemption.count({ where: { discountId: id } })) > 0;
     if (!used) {

@@ -4,6 +4,7 @@ import type { Ctx } from '../../shared/context.js';
 import { newId } from '../../shared/ids.js';
 import type { DiscountApplicationResource } from './discounts.mappers.js';
 import { usageLimitReached } from './discounts.pricing.js';
+import { lowerTimesUsed, raiseTimesUsed, releaseOrderRedemptions } from './discounts.sql.js';
 
 /**
  * Counts one use of each code, in the caller's (the order's) transaction, codes in id order so two orders cannot
@@ -14,12 +15,7 @@ import { usageLimitReached } from './discounts.pricing.js';
  */
 export async function redeemCodes(tx: Tx, ctx: Ctx, codes: Discount[], customerKey: string | null): Promise<void> {
   for (const code of [...codes].sort((a, b) => (a.id < b.id ? -1 : 1))) {
-    const raised = await tx.$queryRaw<Array<{ id: string }>>`
-      UPDATE discounts SET times_used = times_used + 1
-      WHERE id = ${code.id} AND project_id = ${ctx.project.id} AND status = 'active'
-        AND (usage_limit IS NULL OR times_used < usage_limit)
-      RETURNING id`;
-    if (raised.length === 0) throw usageLimitReached(code);
+    if (!(await raiseTimesUsed(tx, ctx.project.id, code.id))) throw usageLimitReached(code);
     if (customerKey && code.usageLimitPerCustomer !== null) {
       const used = await tx.discountRedemption.count({
         where: { discountId: code.id, customerKey, releasedAt: null },
@@ -54,8 +50,7 @@ export async function recordRedemptions(
 /** One use of each code given back (`times_used` down by one, never below 0), codes in id order. */
 export async function giveBackCodes(tx: Tx, ctx: Ctx, codes: Array<Pick<Discount, 'id'>>): Promise<void> {
   for (const id of codes.map((code) => code.id).sort()) {
-    await tx.$executeRaw`UPDATE discounts SET times_used = GREATEST(times_used - 1, 0)
-      WHERE id = ${id} AND project_id = ${ctx.project.id} AND kind = 'code'`;
+    await lowerTimesUsed(tx, ctx.project.id, id);
   }
 }
 
@@ -64,13 +59,10 @@ export async function giveBackCodes(tx: Tx, ctx: Ctx, codes: Array<Pick<Discount
  * and each code's `times_used` drops by one (under the code's row lock, as counting takes it).
  */
 export async function releaseRedemptions(tx: Tx, ctx: Ctx, orderId: string): Promise<void> {
-  const released = await tx.$queryRaw<Array<{ discount_id: string }>>`
-    UPDATE discount_redemptions SET released_at = now()
-    WHERE order_id = ${orderId} AND project_id = ${ctx.project.id} AND released_at IS NULL
-    RETURNING discount_id`;
+  const released = await releaseOrderRedemptions(tx, ctx.project.id, orderId);
   await giveBackCodes(
     tx,
     ctx,
-    released.map((row) => ({ id: row.discount_id })),
+    released.map((id) => ({ id })),
   );
 }

@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import type { AppDeps } from '../../../src/app-deps.js';
 import { deliverWakeUps } from '../../../src/modules/webhooks/deliver.js';
 import { OutboundAgent } from '../../../src/shared/outbound.js';
+import { createCustomer } from '../../factories/customer.factory.js';
+import { issueCredit } from '../../factories/store-credit.factory.js';
 import { createWebhook } from '../../factories/webhook.factory.js';
 import { WebhookReceiver } from '../../setup/webhook-receiver.js';
 import { useStore } from '../../setup/store.js';
@@ -139,8 +141,10 @@ describe('discount and promotion webhooks', () => {
     await agent.close();
   });
 
-  test('a subscription receives discount.created and promotion.updated with the resource as the API showed it', async () => {
-    await createWebhook(api, receiver.url('/discounts'), { events: ['discount.created', 'promotion.updated'] });
+  test('a subscription to discount.created, promotion.updated and store_credit.used receives each, as the API showed it', async () => {
+    await createWebhook(api, receiver.url('/discounts'), {
+      events: ['discount.created', 'promotion.updated', 'store_credit.used'],
+    });
     const code = await api.POST('/v1/discounts', { body: { code: 'HOOK', title: 'Hook', type: 'free_shipping' } });
     const promotion = await api.POST('/v1/promotions', {
       body: { title: 'Tiers', type: 'tiered', tiers: [{ min_subtotal: 1000, type: 'percentage', value: 5 }] },
@@ -149,14 +153,22 @@ describe('discount and promotion webhooks', () => {
       params: { path: { id: promotion.data!.data.id } },
       body: { priority: 7 },
     });
+    const customer = await createCustomer(api);
+    await issueCredit(api, customer.id, 3000);
+    const used = await api.POST('/v1/customers/{id}/store-credit/adjustments', {
+      params: { path: { id: customer.id } },
+      body: { amount: -1000, reason: 'Correction' },
+    });
     const pending = await app.deps.db.webhookDelivery.findMany({ where: { status: 'pending' }, select: { id: true } });
     await deliverWakeUps(
       deps,
       pending.map((d) => ({ v: 1 as const, deliveryId: d.id })),
     );
     const got = receiver.on('/discounts').map((request) => JSON.parse(request.body) as { type: string; data: unknown });
-    expect(got.map((g) => g.type).sort()).toEqual(['discount.created', 'promotion.updated']);
+    expect(got.map((g) => g.type).sort()).toEqual(['discount.created', 'promotion.updated', 'store_credit.used']);
     expect(got.find((g) => g.type === 'discount.created')!.data).toEqual(code.data!.data);
     expect(got.find((g) => g.type === 'promotion.updated')!.data).toEqual(updated.data!.data);
+    expect(got.find((g) => g.type === 'store_credit.used')!.data).toMatchObject({ amount: -1000 });
+    expect(used.response.status).toBe(201);
   });
 });

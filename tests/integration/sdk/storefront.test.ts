@@ -5,7 +5,7 @@ import { payToken } from '../../../src/modules/draft-orders/pay-link.js';
 import { useStore } from '../../setup/store.js';
 
 // One storefront client, made from the publishable key alone, reaches every operation that takes a
-// publishable key: the catalogue, search and shipping rates as a guest and signed in, and the customer's
+// publishable key: the catalogue, search, shipping rates and menus as a guest and signed in, and the customer's
 // own operations once signed in.
 const store = useStore();
 let shop: StorefrontClient;
@@ -24,6 +24,14 @@ beforeAll(async () => {
   ids.variant = product.variants[0].id;
   const { data: collection } = await unwrap(store.api.POST('/v1/collections', { body: { title: 'Rainwear' } }));
   ids.collection = collection.id;
+  await unwrap(
+    store.api.POST('/v1/navigation', {
+      body: { title: 'Main menu', items: [{ title: 'Rainwear', type: 'collection', target: collection.id }] },
+    }),
+  );
+  await unwrap(
+    store.api.POST('/v1/discounts', { body: { code: 'RAIN10', title: '10 % off', type: 'percentage', value: 10 } }),
+  );
   const zone = await unwrap(store.api.POST('/v1/shipping/zones', { body: { name: 'Domestic', countries: ['US'] } }));
   await unwrap(
     store.api.POST('/v1/shipping/zones/{id}/rates', {
@@ -48,6 +56,7 @@ const catalogue: Partial<Record<OperationId, () => Promise<{ response: Response 
   suggestSearch: () => shop.GET('/v1/search/suggest', { params: { query: { q: 'harb' } } }),
   lookupShippingRates: () =>
     shop.POST('/v1/shipping/rates', { body: { country: 'US', subtotal: 12900, currency: 'USD' } }),
+  getNavigationMenu: () => shop.GET('/v1/navigation/{id}', { params: { path: { id: 'main-menu' } } }),
 };
 const signedInOnly: Partial<Record<OperationId, () => Promise<{ response: Response }>>> = {
   getCurrentCustomer: () => shop.GET('/v1/me'),
@@ -80,6 +89,13 @@ async function ownOrdersAndAddresses(customerId: string): Promise<void> {
   const mine = await unwrap(shop.GET('/v1/me/orders/{id}', { params: { path: { id: order.data.id } } }));
   called.add('getCurrentCustomerOrder');
   expect(mine.data.line_items.map((item) => item.title)).toEqual(['Gift wrapping']);
+
+  const credit = await unwrap(shop.GET('/v1/me/store-credit'));
+  called.add('getCurrentCustomerStoreCredit');
+  expect(credit.data.balance).toBe(0);
+  const history = await unwrap(shop.GET('/v1/me/store-credit/transactions'));
+  called.add('listCurrentCustomerStoreCreditTransactions');
+  expect(history.data).toEqual([]);
 
   const address = await unwrap(
     shop.POST('/v1/me/addresses', { body: { line1: '1 Harbour Way', city: 'Portland', country: 'US' } }),
@@ -201,6 +217,19 @@ describe('createStorefrontClient: one client, the publishable key only', () => {
     called.add('listCheckoutShippingRates');
     await unwrap(shop.PATCH('/v1/checkouts/{id}', { params: at, body: { shipping_rate_id: rates.data[0].id } }));
     await expectStatus('getCheckout', () => shop.GET('/v1/checkouts/{id}', { params: at }), 200);
+    const discounted = await unwrap(
+      shop.POST('/v1/checkouts/{id}/discount-codes', { params: at, body: { code: 'rain10' } }),
+    );
+    called.add('applyCheckoutDiscountCode');
+    expect(discounted.data).toMatchObject({ discount_codes: ['RAIN10'], discount: 2580 });
+    await expectStatus(
+      'removeCheckoutDiscountCode',
+      () =>
+        shop.DELETE('/v1/checkouts/{id}/discount-codes/{code}', {
+          params: { path: { ...at.path, code: 'RAIN10' }, header: at.header },
+        }),
+      200,
+    );
     const extra = await unwrap(
       shop.POST('/v1/checkouts/{id}/lines', {
         params: at,

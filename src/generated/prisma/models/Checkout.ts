@@ -34,6 +34,7 @@ export type CheckoutAvgAggregateOutputType = {
   discount: number | null
   total: number | null
   lineCount: number | null
+  storeCreditAmount: number | null
 }
 
 export type CheckoutSumAggregateOutputType = {
@@ -43,6 +44,7 @@ export type CheckoutSumAggregateOutputType = {
   discount: bigint | null
   total: bigint | null
   lineCount: number | null
+  storeCreditAmount: bigint | null
 }
 
 export type CheckoutMinAggregateOutputType = {
@@ -66,6 +68,8 @@ export type CheckoutMinAggregateOutputType = {
   paymentReference: string | null
   paymentClientSecret: string | null
   reservedUntil: Date | null
+  storeCreditAmount: bigint | null
+  storeCreditEntryId: string | null
   orderId: string | null
   completedAt: Date | null
   draftOrderId: string | null
@@ -95,6 +99,8 @@ export type CheckoutMaxAggregateOutputType = {
   paymentReference: string | null
   paymentClientSecret: string | null
   reservedUntil: Date | null
+  storeCreditAmount: bigint | null
+  storeCreditEntryId: string | null
   orderId: string | null
   completedAt: Date | null
   draftOrderId: string | null
@@ -130,6 +136,8 @@ export type CheckoutCountAggregateOutputType = {
   paymentReference: number
   paymentClientSecret: number
   reservedUntil: number
+  storeCreditAmount: number
+  storeCreditEntryId: number
   orderId: number
   completedAt: number
   draftOrderId: number
@@ -147,6 +155,7 @@ export type CheckoutAvgAggregateInputType = {
   discount?: true
   total?: true
   lineCount?: true
+  storeCreditAmount?: true
 }
 
 export type CheckoutSumAggregateInputType = {
@@ -156,6 +165,7 @@ export type CheckoutSumAggregateInputType = {
   discount?: true
   total?: true
   lineCount?: true
+  storeCreditAmount?: true
 }
 
 export type CheckoutMinAggregateInputType = {
@@ -179,6 +189,8 @@ export type CheckoutMinAggregateInputType = {
   paymentReference?: true
   paymentClientSecret?: true
   reservedUntil?: true
+  storeCreditAmount?: true
+  storeCreditEntryId?: true
   orderId?: true
   completedAt?: true
   draftOrderId?: true
@@ -208,6 +220,8 @@ export type CheckoutMaxAggregateInputType = {
   paymentReference?: true
   paymentClientSecret?: true
   reservedUntil?: true
+  storeCreditAmount?: true
+  storeCreditEntryId?: true
   orderId?: true
   completedAt?: true
   draftOrderId?: true
@@ -243,6 +257,8 @@ export type CheckoutCountAggregateInputType = {
   paymentReference?: true
   paymentClientSecret?: true
   reservedUntil?: true
+  storeCreditAmount?: true
+  storeCreditEntryId?: true
   orderId?: true
   completedAt?: true
   draftOrderId?: true
@@ -365,6 +381,8 @@ export type CheckoutGroupByOutputType = {
   paymentReference: string | null
   paymentClientSecret: string | null
   reservedUntil: Date | null
+  storeCreditAmount: bigint
+  storeCreditEntryId: string | null
   orderId: string | null
   completedAt: Date | null
   draftOrderId: string | null
@@ -423,6 +441,8 @@ export type CheckoutWhereInput = {
   paymentReference?: Prisma.StringNullableFilter<"Checkout"> | string | null
   paymentClientSecret?: Prisma.StringNullableFilter<"Checkout"> | string | null
   reservedUntil?: Prisma.DateTimeNullableFilter<"Checkout"> | Date | string | null
+  storeCreditAmount?: Prisma.BigIntFilter<"Checkout"> | bigint | number
+  storeCreditEntryId?: Prisma.StringNullableFilter<"Checkout"> | string | null
   orderId?: Prisma.StringNullableFilter<"Checkout"> | string | null
   completedAt?: Prisma.DateTimeNullableFilter<"Checkout"> | Date | string | null
   draftOrderId?: Prisma.StringNullableFilter<"Checkout"> | string | null
@@ -461,6 +481,8 @@ export type CheckoutOrderByWithRelationInput = {
   paymentReference?: Prisma.SortOrderInput | Prisma.SortOrder
   paymentClientSecret?: Prisma.SortOrderInput | Prisma.SortOrder
   reservedUntil?: Prisma.SortOrderInput | Prisma.SortOrder
+  storeCreditAmount?: Prisma.SortOrder
+  storeCreditEntryId?: Prisma.SortOrderInput | Prisma.SortOrder
   orderId?: Prisma.SortOrderInput | Prisma.SortOrder
   completedAt?: Prisma.SortOrderInput | Prisma.SortOrder
   draftOrderId?: Prisma.SortOrderInput | Prisma.SortOrder
@@ -503,6 +525,8 @@ export type CheckoutWhereUniqueInput = Prisma.AtLeast<{
   paymentReference?: Prisma.StringNullableFilter<"Checkout"> | string | null
   paymentClientSecret?: Prisma.StringNullableFilter<"Checkout"> | string | null
   reservedUntil?: Prisma.DateTimeNullableFilter<"Checkout"> | Date | string | null
+  storeCreditAmount?: Prisma.BigIntFilter<"Checkout"> | bigint | number
+  storeCreditEntryId?: Prisma.StringNullableFilter<"Checkout"> | string | null
   completedAt?: Prisma.DateTimeNullableFilter<"Checkout"> | Date | string | null
   draftOrderId?: Prisma.StringNullableFilter<"Checkout"> | string | null
   expiresAt?: Prisma.DateTimeFilter<"Checkout"> | Date | string
@@ -540,6 +564,8 @@ export type CheckoutOrderByWithAggregationInput = {
   paymentReference?: Prisma.SortOrderInput | Prisma.SortOrder
   paymentClientSecret?: Prisma.SortOrderInput | Prisma.SortOrder
   reservedUntil?: Prisma.SortOrderInput | Prisma.SortOrder
+  storeCreditAmount?: Prisma.SortOrder
+  storeCreditEntryId?: Prisma.SortOrderInput | Prisma.SortOrder
   orderId?: Prisma.SortOrderInput | Prisma.SortOrder
   completedAt?: Prisma.SortOrderInput | Prisma.SortOrder
   draftOrderId?: Prisma.SortOrderInput | Prisma.SortOrder
@@ -583,6 +609,8 @@ export type CheckoutScalarWhereWithAggregatesInput = {
   paymentReference?: Prisma.StringNullableWithAggregatesFilter<"Checkout"> | string | null
   paymentClientSecret?: Prisma.StringNullableWithAggregatesFilter<"Checkout"> | string | null
   reservedUntil?: Prisma.DateTimeNullableWithAggregatesFilter<"Checkout"> | Date | string | null
+  storeCreditAmount?: Prisma.BigIntWithAggregatesFilter<"Checkout"> | bigint | number
+  storeCreditEntryId?: Prisma.StringNullableWithAggregatesFilter<"Checkout"> | string | null
   orderId?: Prisma.StringNullableWithAggregatesFilter<"Checkout"> | string | null
   completedAt?: Prisma.DateTimeNullableWithAggregatesFilter<"Checkout"> | Date | string | null
   draftOrderId?: Prisma.StringNullableWithAggregatesFilter<"Checkout"> | string | null
@@ -617,6 +645,8 @@ export type CheckoutCreateInput = {
   paymentReference?: string | null
   paymentClientSecret?: string | null
   reservedUntil?: Date | string | null
+  storeCreditAmount?: bigint | number
+  storeCreditEntryId?: string | null
   orderId?: string | null
   completedAt?: Date | string | null
   draftOrderId?: string | null
@@ -655,6 +685,8 @@ export type CheckoutUncheckedCreateInput = {
   paymentReference?: string | null
   paymentClientSecret?: string | null
   reservedUntil?: Date | string | null
+  storeCreditAmount?: bigint | number
+  storeCreditEntryId?: string | null
   orderId?: string | null
   completedAt?: Date | string | null
   draftOrderId?: string | null
@@ -691,6 +723,8 @@ export type CheckoutUpdateInput = {
   paymentReference?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paymentClientSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  storeCreditAmount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  storeCreditEntryId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   orderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   completedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   draftOrderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -729,6 +763,8 @@ export type CheckoutUncheckedUpdateInput = {
   paymentReference?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paymentClientSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  storeCreditAmount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  storeCreditEntryId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   orderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   completedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   draftOrderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -766,6 +802,8 @@ export type CheckoutCreateManyInput = {
   paymentReference?: string | null
   paymentClientSecret?: string | null
   reservedUntil?: Date | string | null
+  storeCreditAmount?: bigint | number
+  storeCreditEntryId?: string | null
   orderId?: string | null
   completedAt?: Date | string | null
   draftOrderId?: string | null
@@ -800,6 +838,8 @@ export type CheckoutUpdateManyMutationInput = {
   paymentReference?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paymentClientSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  storeCreditAmount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  storeCreditEntryId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   orderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   completedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   draftOrderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -835,6 +875,8 @@ export type CheckoutUncheckedUpdateManyInput = {
   paymentReference?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paymentClientSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  storeCreditAmount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  storeCreditEntryId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   orderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   completedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   draftOrderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -885,6 +927,8 @@ export type CheckoutCountOrderByAggregateInput = {
   paymentReference?: Prisma.SortOrder
   paymentClientSecret?: Prisma.SortOrder
   reservedUntil?: Prisma.SortOrder
+  storeCreditAmount?: Prisma.SortOrder
+  storeCreditEntryId?: Prisma.SortOrder
   orderId?: Prisma.SortOrder
   completedAt?: Prisma.SortOrder
   draftOrderId?: Prisma.SortOrder
@@ -900,6 +944,7 @@ export type CheckoutAvgOrderByAggregateInput = {
   discount?: Prisma.SortOrder
   total?: Prisma.SortOrder
   lineCount?: Prisma.SortOrder
+  storeCreditAmount?: Prisma.SortOrder
 }
 
 export type CheckoutMaxOrderByAggregateInput = {
@@ -923,6 +968,8 @@ export type CheckoutMaxOrderByAggregateInput = {
   paymentReference?: Prisma.SortOrder
   paymentClientSecret?: Prisma.SortOrder
   reservedUntil?: Prisma.SortOrder
+  storeCreditAmount?: Prisma.SortOrder
+  storeCreditEntryId?: Prisma.SortOrder
   orderId?: Prisma.SortOrder
   completedAt?: Prisma.SortOrder
   draftOrderId?: Prisma.SortOrder
@@ -952,6 +999,8 @@ export type CheckoutMinOrderByAggregateInput = {
   paymentReference?: Prisma.SortOrder
   paymentClientSecret?: Prisma.SortOrder
   reservedUntil?: Prisma.SortOrder
+  storeCreditAmount?: Prisma.SortOrder
+  storeCreditEntryId?: Prisma.SortOrder
   orderId?: Prisma.SortOrder
   completedAt?: Prisma.SortOrder
   draftOrderId?: Prisma.SortOrder
@@ -967,6 +1016,7 @@ export type CheckoutSumOrderByAggregateInput = {
   discount?: Prisma.SortOrder
   total?: Prisma.SortOrder
   lineCount?: Prisma.SortOrder
+  storeCreditAmount?: Prisma.SortOrder
 }
 
 export type CheckoutScalarRelationFilter = {
@@ -1081,6 +1131,8 @@ export type CheckoutCreateWithoutProjectInput = {
   paymentReference?: string | null
   paymentClientSecret?: string | null
   reservedUntil?: Date | string | null
+  storeCreditAmount?: bigint | number
+  storeCreditEntryId?: string | null
   orderId?: string | null
   completedAt?: Date | string | null
   draftOrderId?: string | null
@@ -1117,6 +1169,8 @@ export type CheckoutUncheckedCreateWithoutProjectInput = {
   paymentReference?: string | null
   paymentClientSecret?: string | null
   reservedUntil?: Date | string | null
+  storeCreditAmount?: bigint | number
+  storeCreditEntryId?: string | null
   orderId?: string | null
   completedAt?: Date | string | null
   draftOrderId?: string | null
@@ -1183,6 +1237,8 @@ export type CheckoutScalarWhereInput = {
   paymentReference?: Prisma.StringNullableFilter<"Checkout"> | string | null
   paymentClientSecret?: Prisma.StringNullableFilter<"Checkout"> | string | null
   reservedUntil?: Prisma.DateTimeNullableFilter<"Checkout"> | Date | string | null
+  storeCreditAmount?: Prisma.BigIntFilter<"Checkout"> | bigint | number
+  storeCreditEntryId?: Prisma.StringNullableFilter<"Checkout"> | string | null
   orderId?: Prisma.StringNullableFilter<"Checkout"> | string | null
   completedAt?: Prisma.DateTimeNullableFilter<"Checkout"> | Date | string | null
   draftOrderId?: Prisma.StringNullableFilter<"Checkout"> | string | null
@@ -1217,6 +1273,8 @@ export type CheckoutCreateWithoutReservationsInput = {
   paymentReference?: string | null
   paymentClientSecret?: string | null
   reservedUntil?: Date | string | null
+  storeCreditAmount?: bigint | number
+  storeCreditEntryId?: string | null
   orderId?: string | null
   completedAt?: Date | string | null
   draftOrderId?: string | null
@@ -1254,6 +1312,8 @@ export type CheckoutUncheckedCreateWithoutReservationsInput = {
   paymentReference?: string | null
   paymentClientSecret?: string | null
   reservedUntil?: Date | string | null
+  storeCreditAmount?: bigint | number
+  storeCreditEntryId?: string | null
   orderId?: string | null
   completedAt?: Date | string | null
   draftOrderId?: string | null
@@ -1305,6 +1365,8 @@ export type CheckoutUpdateWithoutReservationsInput = {
   paymentReference?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paymentClientSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  storeCreditAmount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  storeCreditEntryId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   orderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   completedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   draftOrderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -1342,6 +1404,8 @@ export type CheckoutUncheckedUpdateWithoutReservationsInput = {
   paymentReference?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paymentClientSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  storeCreditAmount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  storeCreditEntryId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   orderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   completedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   draftOrderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -1377,6 +1441,8 @@ export type CheckoutCreateWithoutLinesInput = {
   paymentReference?: string | null
   paymentClientSecret?: string | null
   reservedUntil?: Date | string | null
+  storeCreditAmount?: bigint | number
+  storeCreditEntryId?: string | null
   orderId?: string | null
   completedAt?: Date | string | null
   draftOrderId?: string | null
@@ -1414,6 +1480,8 @@ export type CheckoutUncheckedCreateWithoutLinesInput = {
   paymentReference?: string | null
   paymentClientSecret?: string | null
   reservedUntil?: Date | string | null
+  storeCreditAmount?: bigint | number
+  storeCreditEntryId?: string | null
   orderId?: string | null
   completedAt?: Date | string | null
   draftOrderId?: string | null
@@ -1465,6 +1533,8 @@ export type CheckoutUpdateWithoutLinesInput = {
   paymentReference?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paymentClientSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  storeCreditAmount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  storeCreditEntryId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   orderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   completedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   draftOrderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -1502,6 +1572,8 @@ export type CheckoutUncheckedUpdateWithoutLinesInput = {
   paymentReference?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paymentClientSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  storeCreditAmount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  storeCreditEntryId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   orderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   completedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   draftOrderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -1537,6 +1609,8 @@ export type CheckoutCreateManyProjectInput = {
   paymentReference?: string | null
   paymentClientSecret?: string | null
   reservedUntil?: Date | string | null
+  storeCreditAmount?: bigint | number
+  storeCreditEntryId?: string | null
   orderId?: string | null
   completedAt?: Date | string | null
   draftOrderId?: string | null
@@ -1571,6 +1645,8 @@ export type CheckoutUpdateWithoutProjectInput = {
   paymentReference?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paymentClientSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  storeCreditAmount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  storeCreditEntryId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   orderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   completedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   draftOrderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -1607,6 +1683,8 @@ export type CheckoutUncheckedUpdateWithoutProjectInput = {
   paymentReference?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paymentClientSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  storeCreditAmount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  storeCreditEntryId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   orderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   completedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   draftOrderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -1643,6 +1721,8 @@ export type CheckoutUncheckedUpdateManyWithoutProjectInput = {
   paymentReference?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paymentClientSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  storeCreditAmount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  storeCreditEntryId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   orderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   completedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   draftOrderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -1718,6 +1798,8 @@ export type CheckoutSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs
   paymentReference?: boolean
   paymentClientSecret?: boolean
   reservedUntil?: boolean
+  storeCreditAmount?: boolean
+  storeCreditEntryId?: boolean
   orderId?: boolean
   completedAt?: boolean
   draftOrderId?: boolean
@@ -1757,6 +1839,8 @@ export type CheckoutSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Exte
   paymentReference?: boolean
   paymentClientSecret?: boolean
   reservedUntil?: boolean
+  storeCreditAmount?: boolean
+  storeCreditEntryId?: boolean
   orderId?: boolean
   completedAt?: boolean
   draftOrderId?: boolean
@@ -1793,6 +1877,8 @@ export type CheckoutSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Exte
   paymentReference?: boolean
   paymentClientSecret?: boolean
   reservedUntil?: boolean
+  storeCreditAmount?: boolean
+  storeCreditEntryId?: boolean
   orderId?: boolean
   completedAt?: boolean
   draftOrderId?: boolean
@@ -1829,6 +1915,8 @@ export type CheckoutSelectScalar = {
   paymentReference?: boolean
   paymentClientSecret?: boolean
   reservedUntil?: boolean
+  storeCreditAmount?: boolean
+  storeCreditEntryId?: boolean
   orderId?: boolean
   completedAt?: boolean
   draftOrderId?: boolean
@@ -1837,7 +1925,7 @@ export type CheckoutSelectScalar = {
   updatedAt?: boolean
 }
 
-export type CheckoutOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "projectId" | "secretHash" | "status" | "customerId" | "email" | "currency" | "shippingAddress" | "billingAddress" | "shippingRate" | "note" | "subtotal" | "tax" | "taxData" | "taxInclusive" | "shippingCost" | "discount" | "total" | "lineCount" | "discountCodes" | "discountApplications" | "paymentProvider" | "paymentStatus" | "paymentReference" | "paymentClientSecret" | "reservedUntil" | "orderId" | "completedAt" | "draftOrderId" | "expiresAt" | "createdAt" | "updatedAt", ExtArgs["result"]["checkout"]>
+export type CheckoutOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "projectId" | "secretHash" | "status" | "customerId" | "email" | "currency" | "shippingAddress" | "billingAddress" | "shippingRate" | "note" | "subtotal" | "tax" | "taxData" | "taxInclusive" | "shippingCost" | "discount" | "total" | "lineCount" | "discountCodes" | "discountApplications" | "paymentProvider" | "paymentStatus" | "paymentReference" | "paymentClientSecret" | "reservedUntil" | "storeCreditAmount" | "storeCreditEntryId" | "orderId" | "completedAt" | "draftOrderId" | "expiresAt" | "createdAt" | "updatedAt", ExtArgs["result"]["checkout"]>
 export type CheckoutInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   project?: boolean | Prisma.ProjectDefaultArgs<ExtArgs>
   lines?: boolean | Prisma.Checkout$linesArgs<ExtArgs>
@@ -1906,6 +1994,11 @@ export type $CheckoutPayload<ExtArgs extends runtime.Types.Extensions.InternalAr
      * While the payment waits for another step: when the held units are released.
      */
     reservedUntil: Date | null
+    /**
+     * Store credit spent (held) for the payment waiting for another step, and its ledger entry; 0 and null otherwise.
+     */
+    storeCreditAmount: bigint
+    storeCreditEntryId: string | null
     orderId: string | null
     completedAt: Date | null
     /**
@@ -2371,6 +2464,8 @@ export interface CheckoutFieldRefs {
   readonly paymentReference: Prisma.FieldRef<"Checkout", 'String'>
   readonly paymentClientSecret: Prisma.FieldRef<"Checkout", 'String'>
   readonly reservedUntil: Prisma.FieldRef<"Checkout", 'DateTime'>
+  readonly storeCreditAmount: Prisma.FieldRef<"Checkout", 'BigInt'>
+  readonly storeCreditEntryId: Prisma.FieldRef<"Checkout", 'String'>
   readonly orderId: Prisma.FieldRef<"Checkout", 'String'>
   readonly completedAt: Prisma.FieldRef<"Checkout", 'DateTime'>
   readonly draftOrderId: Prisma.FieldRef<"Checkout", 'String'>

@@ -436,6 +436,8 @@ export type ProjectWhereInput = {
   shippingZones?: Prisma.ShippingZoneListRelationFilter
   shippingRates?: Prisma.ShippingRateListRelationFilter
   checkouts?: Prisma.CheckoutListRelationFilter
+  purchaseOrders?: Prisma.PurchaseOrderListRelationFilter
+  navigationMenus?: Prisma.NavigationMenuListRelationFilter
   webhookSubscriptions?: Prisma.WebhookSubscriptionListRelationFilter
   webhookEvents?: Prisma.WebhookEventListRelationFilter
 }
@@ -492,6 +494,8 @@ export type ProjectOrderByWithRelationInput = {
   shippingZones?: Prisma.ShippingZoneOrderByRelationAggregateInput
   shippingRates?: Prisma.ShippingRateOrderByRelationAggregateInput
   checkouts?: Prisma.CheckoutOrderByRelationAggregateInput
+  purchaseOrders?: Prisma.PurchaseOrderOrderByRelationAggregateInput
+  navigationMenus?: Prisma.NavigationMenuOrderByRelationAggregateInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionOrderByRelationAggregateInput
   webhookEvents?: Prisma.WebhookEventOrderByRelationAggregateInput
 }
@@ -551,6 +555,8 @@ export type ProjectWhereUniqueInput = Prisma.AtLeast<{
   shippingZones?: Prisma.ShippingZoneListRelationFilter
   shippingRates?: Prisma.ShippingRateListRelationFilter
   checkouts?: Prisma.CheckoutListRelationFilter
+  purchaseOrders?: Prisma.PurchaseOrderListRelationFilter
+  navigationMenus?: Prisma.NavigationMenuListRelationFilter
   webhookSubscriptions?: Prisma.WebhookSubscriptionListRelationFilter
   webhookEvents?: Prisma.WebhookEventListRelationFilter
 }, "id">
@@ -675,6 +681,8 @@ export type ProjectCreateInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -731,6 +739,8 @@ export type ProjectUncheckedCreateInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -787,6 +797,8 @@ export type ProjectUpdateInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -843,6 +855,8 @@ export type ProjectUncheckedUpdateInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -1463,6 +1477,34 @@ export type ProjectUpdateOneRequiredWithoutDiscountsNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.ProjectUpdateToOneWithWhereWithoutDiscountsInput, Prisma.ProjectUpdateWithoutDiscountsInput>, Prisma.ProjectUncheckedUpdateWithoutDiscountsInput>
 }
 
+export type ProjectCreateNestedOneWithoutPurchaseOrdersInput = {
+  create?: Prisma.XOR<Prisma.ProjectCreateWithoutPurchaseOrdersInput, Prisma.ProjectUncheckedCreateWithoutPurchaseOrdersInput>
+  connectOrCreate?: Prisma.ProjectCreateOrConnectWithoutPurchaseOrdersInput
+  connect?: Prisma.ProjectWhereUniqueInput
+}
+
+export type ProjectUpdateOneRequiredWithoutPurchaseOrdersNestedInput = {
+  create?: Prisma.XOR<Prisma.ProjectCreateWithoutPurchaseOrdersInput, Prisma.ProjectUncheckedCreateWithoutPurchaseOrdersInput>
+  connectOrCreate?: Prisma.ProjectCreateOrConnectWithoutPurchaseOrdersInput
+  upsert?: Prisma.ProjectUpsertWithoutPurchaseOrdersInput
+  connect?: Prisma.ProjectWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.ProjectUpdateToOneWithWhereWithoutPurchaseOrdersInput, Prisma.ProjectUpdateWithoutPurchaseOrdersInput>, Prisma.ProjectUncheckedUpdateWithoutPurchaseOrdersInput>
+}
+
+export type ProjectCreateNestedOneWithoutNavigationMenusInput = {
+  create?: Prisma.XOR<Prisma.ProjectCreateWithoutNavigationMenusInput, Prisma.ProjectUncheckedCreateWithoutNavigationMenusInput>
+  connectOrCreate?: Prisma.ProjectCreateOrConnectWithoutNavigationMenusInput
+  connect?: Prisma.ProjectWhereUniqueInput
+}
+
+export type ProjectUpdateOneRequiredWithoutNavigationMenusNestedInput = {
+  create?: Prisma.XOR<Prisma.ProjectCreateWithoutNavigationMenusInput, Prisma.ProjectUncheckedCreateWithoutNavigationMenusInput>
+  connectOrCreate?: Prisma.ProjectCreateOrConnectWithoutNavigationMenusInput
+  upsert?: Prisma.ProjectUpsertWithoutNavigationMenusInput
+  connect?: Prisma.ProjectWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.ProjectUpdateToOneWithWhereWithoutNavigationMenusInput, Prisma.ProjectUpdateWithoutNavigationMenusInput>, Prisma.ProjectUncheckedUpdateWithoutNavigationMenusInput>
+}
+
 export type ProjectCreateWithoutRateWindowsInput = {
   id: string
   name: string
@@ -1514,6 +1556,8 @@ export type ProjectCreateWithoutRateWindowsInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -1569,6 +1613,8 @@ export type ProjectUncheckedCreateWithoutRateWindowsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -1640,6 +1686,8 @@ export type ProjectUpdateWithoutRateWindowsInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -1695,6 +1743,8 @@ export type ProjectUncheckedUpdateWithoutRateWindowsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -1750,6 +1800,8 @@ export type ProjectCreateWithoutUsageWarningsInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -1805,6 +1857,8 @@ export type ProjectUncheckedCreateWithoutUsageWarningsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -1876,6 +1930,8 @@ export type ProjectUpdateWithoutUsageWarningsInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -1931,6 +1987,8 @@ export type ProjectUncheckedUpdateWithoutUsageWarningsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -1986,6 +2044,8 @@ export type ProjectCreateWithoutApiKeysInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -2041,6 +2101,8 @@ export type ProjectUncheckedCreateWithoutApiKeysInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -2112,6 +2174,8 @@ export type ProjectUpdateWithoutApiKeysInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -2167,6 +2231,8 @@ export type ProjectUncheckedUpdateWithoutApiKeysInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -2222,6 +2288,8 @@ export type ProjectCreateWithoutLocationsInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -2277,6 +2345,8 @@ export type ProjectUncheckedCreateWithoutLocationsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -2348,6 +2418,8 @@ export type ProjectUpdateWithoutLocationsInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -2403,6 +2475,8 @@ export type ProjectUncheckedUpdateWithoutLocationsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -2458,6 +2532,8 @@ export type ProjectCreateWithoutStoreEventsInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -2513,6 +2589,8 @@ export type ProjectUncheckedCreateWithoutStoreEventsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -2584,6 +2662,8 @@ export type ProjectUpdateWithoutStoreEventsInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -2639,6 +2719,8 @@ export type ProjectUncheckedUpdateWithoutStoreEventsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -2694,6 +2776,8 @@ export type ProjectCreateWithoutOutboxEmailsInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -2749,6 +2833,8 @@ export type ProjectUncheckedCreateWithoutOutboxEmailsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -2820,6 +2906,8 @@ export type ProjectUpdateWithoutOutboxEmailsInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -2875,6 +2963,8 @@ export type ProjectUncheckedUpdateWithoutOutboxEmailsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -2930,6 +3020,8 @@ export type ProjectCreateWithoutCustomersInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -2985,6 +3077,8 @@ export type ProjectUncheckedCreateWithoutCustomersInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -3056,6 +3150,8 @@ export type ProjectUpdateWithoutCustomersInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -3111,6 +3207,8 @@ export type ProjectUncheckedUpdateWithoutCustomersInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -3166,6 +3264,8 @@ export type ProjectCreateWithoutProductsInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -3221,6 +3321,8 @@ export type ProjectUncheckedCreateWithoutProductsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -3292,6 +3394,8 @@ export type ProjectUpdateWithoutProductsInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -3347,6 +3451,8 @@ export type ProjectUncheckedUpdateWithoutProductsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -3402,6 +3508,8 @@ export type ProjectCreateWithoutCollectionsInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -3457,6 +3565,8 @@ export type ProjectUncheckedCreateWithoutCollectionsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -3528,6 +3638,8 @@ export type ProjectUpdateWithoutCollectionsInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -3583,6 +3695,8 @@ export type ProjectUncheckedUpdateWithoutCollectionsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -3638,6 +3752,8 @@ export type ProjectCreateWithoutFilesInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -3693,6 +3809,8 @@ export type ProjectUncheckedCreateWithoutFilesInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -3764,6 +3882,8 @@ export type ProjectUpdateWithoutFilesInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -3819,6 +3939,8 @@ export type ProjectUncheckedUpdateWithoutFilesInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -3875,6 +3997,8 @@ export type ProjectCreateWithoutWebhookSubscriptionsInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
 
@@ -3930,6 +4054,8 @@ export type ProjectUncheckedCreateWithoutWebhookSubscriptionsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
 
@@ -4001,6 +4127,8 @@ export type ProjectUpdateWithoutWebhookSubscriptionsInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
 
@@ -4056,6 +4184,8 @@ export type ProjectUncheckedUpdateWithoutWebhookSubscriptionsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
 
@@ -4111,6 +4241,8 @@ export type ProjectCreateWithoutWebhookEventsInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
 }
 
@@ -4166,6 +4298,8 @@ export type ProjectUncheckedCreateWithoutWebhookEventsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
 }
 
@@ -4237,6 +4371,8 @@ export type ProjectUpdateWithoutWebhookEventsInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
 }
 
@@ -4292,6 +4428,8 @@ export type ProjectUncheckedUpdateWithoutWebhookEventsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
 }
 
@@ -4346,6 +4484,8 @@ export type ProjectCreateWithoutCountersInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -4401,6 +4541,8 @@ export type ProjectUncheckedCreateWithoutCountersInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -4472,6 +4614,8 @@ export type ProjectUpdateWithoutCountersInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -4527,6 +4671,8 @@ export type ProjectUncheckedUpdateWithoutCountersInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -4582,6 +4728,8 @@ export type ProjectCreateWithoutDraftOrdersInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -4637,6 +4785,8 @@ export type ProjectUncheckedCreateWithoutDraftOrdersInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -4708,6 +4858,8 @@ export type ProjectUpdateWithoutDraftOrdersInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -4763,6 +4915,8 @@ export type ProjectUncheckedUpdateWithoutDraftOrdersInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -4818,6 +4972,8 @@ export type ProjectCreateWithoutOrdersInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -4873,6 +5029,8 @@ export type ProjectUncheckedCreateWithoutOrdersInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -4944,6 +5102,8 @@ export type ProjectUpdateWithoutOrdersInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -4999,6 +5159,8 @@ export type ProjectUncheckedUpdateWithoutOrdersInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -5054,6 +5216,8 @@ export type ProjectCreateWithoutShippingZonesInput = {
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -5109,6 +5273,8 @@ export type ProjectUncheckedCreateWithoutShippingZonesInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -5180,6 +5346,8 @@ export type ProjectUpdateWithoutShippingZonesInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -5235,6 +5403,8 @@ export type ProjectUncheckedUpdateWithoutShippingZonesInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -5290,6 +5460,8 @@ export type ProjectCreateWithoutShippingRatesInput = {
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -5345,6 +5517,8 @@ export type ProjectUncheckedCreateWithoutShippingRatesInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -5416,6 +5590,8 @@ export type ProjectUpdateWithoutShippingRatesInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -5471,6 +5647,8 @@ export type ProjectUncheckedUpdateWithoutShippingRatesInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -5526,6 +5704,8 @@ export type ProjectCreateWithoutMetafieldDefinitionsInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -5581,6 +5761,8 @@ export type ProjectUncheckedCreateWithoutMetafieldDefinitionsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -5652,6 +5834,8 @@ export type ProjectUpdateWithoutMetafieldDefinitionsInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -5707,6 +5891,8 @@ export type ProjectUncheckedUpdateWithoutMetafieldDefinitionsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -5762,6 +5948,8 @@ export type ProjectCreateWithoutCustomerGroupsInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -5817,6 +6005,8 @@ export type ProjectUncheckedCreateWithoutCustomerGroupsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -5888,6 +6078,8 @@ export type ProjectUpdateWithoutCustomerGroupsInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -5943,6 +6135,8 @@ export type ProjectUncheckedUpdateWithoutCustomerGroupsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -5998,6 +6192,8 @@ export type ProjectCreateWithoutCompaniesInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -6053,6 +6249,8 @@ export type ProjectUncheckedCreateWithoutCompaniesInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -6124,6 +6322,8 @@ export type ProjectUpdateWithoutCompaniesInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -6179,6 +6379,8 @@ export type ProjectUncheckedUpdateWithoutCompaniesInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -6234,6 +6436,8 @@ export type ProjectCreateWithoutPriceListsInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -6289,6 +6493,8 @@ export type ProjectUncheckedCreateWithoutPriceListsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -6360,6 +6566,8 @@ export type ProjectUpdateWithoutPriceListsInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -6415,6 +6623,8 @@ export type ProjectUncheckedUpdateWithoutPriceListsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -6470,6 +6680,8 @@ export type ProjectCreateWithoutSearchSynonymsInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -6525,6 +6737,8 @@ export type ProjectUncheckedCreateWithoutSearchSynonymsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -6596,6 +6810,8 @@ export type ProjectUpdateWithoutSearchSynonymsInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -6651,6 +6867,8 @@ export type ProjectUncheckedUpdateWithoutSearchSynonymsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -6706,6 +6924,8 @@ export type ProjectCreateWithoutMerchandisingRulesInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -6761,6 +6981,8 @@ export type ProjectUncheckedCreateWithoutMerchandisingRulesInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -6832,6 +7054,8 @@ export type ProjectUpdateWithoutMerchandisingRulesInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -6887,6 +7111,8 @@ export type ProjectUncheckedUpdateWithoutMerchandisingRulesInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -6942,6 +7168,8 @@ export type ProjectCreateWithoutSuggestionBlocksInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -6997,6 +7225,8 @@ export type ProjectUncheckedCreateWithoutSuggestionBlocksInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -7068,6 +7298,8 @@ export type ProjectUpdateWithoutSuggestionBlocksInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -7123,6 +7355,8 @@ export type ProjectUncheckedUpdateWithoutSuggestionBlocksInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -7178,6 +7412,8 @@ export type ProjectCreateWithoutCheckoutsInput = {
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -7233,6 +7469,8 @@ export type ProjectUncheckedCreateWithoutCheckoutsInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -7304,6 +7542,8 @@ export type ProjectUpdateWithoutCheckoutsInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -7359,6 +7599,8 @@ export type ProjectUncheckedUpdateWithoutCheckoutsInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -7414,6 +7656,8 @@ export type ProjectCreateWithoutDiscountsInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -7469,6 +7713,8 @@ export type ProjectUncheckedCreateWithoutDiscountsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -7540,6 +7786,8 @@ export type ProjectUpdateWithoutDiscountsInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -7595,6 +7843,496 @@ export type ProjectUncheckedUpdateWithoutDiscountsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
+  webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
+  webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
+}
+
+export type ProjectCreateWithoutPurchaseOrdersInput = {
+  id: string
+  name: string
+  domain?: string | null
+  domainVerified?: boolean
+  extensions?: Prisma.ProjectCreateextensionsInput | string[]
+  plan?: string
+  currency?: string
+  locale?: string
+  tax: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: boolean
+  rateLimitPerMinute?: number
+  monthlyQuota?: number
+  storefrontRateLimitPerMinute?: number | null
+  authAttemptsPerIpPerMinute?: number
+  authAttemptsPerEmailPerMinute?: number
+  storefrontClientSharePercent?: number
+  contactEmail?: string | null
+  reservationMinutes?: number
+  checkoutReservationMinutes?: number
+  paymentProvider?: string
+  stripeSecretKey?: string | null
+  stripeWebhookSecret?: string | null
+  checkoutsPerIpPerMinute?: number
+  signingSecret: string
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  apiKeys?: Prisma.ApiKeyCreateNestedManyWithoutProjectInput
+  locations?: Prisma.LocationCreateNestedManyWithoutProjectInput
+  customers?: Prisma.CustomerCreateNestedManyWithoutProjectInput
+  products?: Prisma.ProductCreateNestedManyWithoutProjectInput
+  collections?: Prisma.CollectionCreateNestedManyWithoutProjectInput
+  files?: Prisma.FileCreateNestedManyWithoutProjectInput
+  storeEvents?: Prisma.StoreEventCreateNestedManyWithoutProjectInput
+  outboxEmails?: Prisma.OutboxEmailCreateNestedManyWithoutProjectInput
+  counters?: Prisma.ProjectCounterCreateNestedManyWithoutProjectInput
+  draftOrders?: Prisma.DraftOrderCreateNestedManyWithoutProjectInput
+  orders?: Prisma.OrderCreateNestedManyWithoutProjectInput
+  rateWindows?: Prisma.RateWindowCreateNestedManyWithoutProjectInput
+  usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionCreateNestedManyWithoutProjectInput
+  customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
+  companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
+  priceLists?: Prisma.PriceListCreateNestedManyWithoutProjectInput
+  discounts?: Prisma.DiscountCreateNestedManyWithoutProjectInput
+  searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockCreateNestedManyWithoutProjectInput
+  merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
+  shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
+  shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
+  checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
+  webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
+  webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
+}
+
+export type ProjectUncheckedCreateWithoutPurchaseOrdersInput = {
+  id: string
+  name: string
+  domain?: string | null
+  domainVerified?: boolean
+  extensions?: Prisma.ProjectCreateextensionsInput | string[]
+  plan?: string
+  currency?: string
+  locale?: string
+  tax: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: boolean
+  rateLimitPerMinute?: number
+  monthlyQuota?: number
+  storefrontRateLimitPerMinute?: number | null
+  authAttemptsPerIpPerMinute?: number
+  authAttemptsPerEmailPerMinute?: number
+  storefrontClientSharePercent?: number
+  contactEmail?: string | null
+  reservationMinutes?: number
+  checkoutReservationMinutes?: number
+  paymentProvider?: string
+  stripeSecretKey?: string | null
+  stripeWebhookSecret?: string | null
+  checkoutsPerIpPerMinute?: number
+  signingSecret: string
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  apiKeys?: Prisma.ApiKeyUncheckedCreateNestedManyWithoutProjectInput
+  locations?: Prisma.LocationUncheckedCreateNestedManyWithoutProjectInput
+  customers?: Prisma.CustomerUncheckedCreateNestedManyWithoutProjectInput
+  products?: Prisma.ProductUncheckedCreateNestedManyWithoutProjectInput
+  collections?: Prisma.CollectionUncheckedCreateNestedManyWithoutProjectInput
+  files?: Prisma.FileUncheckedCreateNestedManyWithoutProjectInput
+  storeEvents?: Prisma.StoreEventUncheckedCreateNestedManyWithoutProjectInput
+  outboxEmails?: Prisma.OutboxEmailUncheckedCreateNestedManyWithoutProjectInput
+  counters?: Prisma.ProjectCounterUncheckedCreateNestedManyWithoutProjectInput
+  draftOrders?: Prisma.DraftOrderUncheckedCreateNestedManyWithoutProjectInput
+  orders?: Prisma.OrderUncheckedCreateNestedManyWithoutProjectInput
+  rateWindows?: Prisma.RateWindowUncheckedCreateNestedManyWithoutProjectInput
+  usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedCreateNestedManyWithoutProjectInput
+  customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
+  companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
+  priceLists?: Prisma.PriceListUncheckedCreateNestedManyWithoutProjectInput
+  discounts?: Prisma.DiscountUncheckedCreateNestedManyWithoutProjectInput
+  searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedCreateNestedManyWithoutProjectInput
+  merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
+  shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
+  shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
+  checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
+  webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
+  webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
+}
+
+export type ProjectCreateOrConnectWithoutPurchaseOrdersInput = {
+  where: Prisma.ProjectWhereUniqueInput
+  create: Prisma.XOR<Prisma.ProjectCreateWithoutPurchaseOrdersInput, Prisma.ProjectUncheckedCreateWithoutPurchaseOrdersInput>
+}
+
+export type ProjectUpsertWithoutPurchaseOrdersInput = {
+  update: Prisma.XOR<Prisma.ProjectUpdateWithoutPurchaseOrdersInput, Prisma.ProjectUncheckedUpdateWithoutPurchaseOrdersInput>
+  create: Prisma.XOR<Prisma.ProjectCreateWithoutPurchaseOrdersInput, Prisma.ProjectUncheckedCreateWithoutPurchaseOrdersInput>
+  where?: Prisma.ProjectWhereInput
+}
+
+export type ProjectUpdateToOneWithWhereWithoutPurchaseOrdersInput = {
+  where?: Prisma.ProjectWhereInput
+  data: Prisma.XOR<Prisma.ProjectUpdateWithoutPurchaseOrdersInput, Prisma.ProjectUncheckedUpdateWithoutPurchaseOrdersInput>
+}
+
+export type ProjectUpdateWithoutPurchaseOrdersInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  domain?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  domainVerified?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  extensions?: Prisma.ProjectUpdateextensionsInput | string[]
+  plan?: Prisma.StringFieldUpdateOperationsInput | string
+  currency?: Prisma.StringFieldUpdateOperationsInput | string
+  locale?: Prisma.StringFieldUpdateOperationsInput | string
+  tax?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  apiKeys?: Prisma.ApiKeyUpdateManyWithoutProjectNestedInput
+  locations?: Prisma.LocationUpdateManyWithoutProjectNestedInput
+  customers?: Prisma.CustomerUpdateManyWithoutProjectNestedInput
+  products?: Prisma.ProductUpdateManyWithoutProjectNestedInput
+  collections?: Prisma.CollectionUpdateManyWithoutProjectNestedInput
+  files?: Prisma.FileUpdateManyWithoutProjectNestedInput
+  storeEvents?: Prisma.StoreEventUpdateManyWithoutProjectNestedInput
+  outboxEmails?: Prisma.OutboxEmailUpdateManyWithoutProjectNestedInput
+  counters?: Prisma.ProjectCounterUpdateManyWithoutProjectNestedInput
+  draftOrders?: Prisma.DraftOrderUpdateManyWithoutProjectNestedInput
+  orders?: Prisma.OrderUpdateManyWithoutProjectNestedInput
+  rateWindows?: Prisma.RateWindowUpdateManyWithoutProjectNestedInput
+  usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionUpdateManyWithoutProjectNestedInput
+  customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
+  companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
+  priceLists?: Prisma.PriceListUpdateManyWithoutProjectNestedInput
+  discounts?: Prisma.DiscountUpdateManyWithoutProjectNestedInput
+  searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUpdateManyWithoutProjectNestedInput
+  merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
+  shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
+  shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
+  checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
+  webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
+  webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
+}
+
+export type ProjectUncheckedUpdateWithoutPurchaseOrdersInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  domain?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  domainVerified?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  extensions?: Prisma.ProjectUpdateextensionsInput | string[]
+  plan?: Prisma.StringFieldUpdateOperationsInput | string
+  currency?: Prisma.StringFieldUpdateOperationsInput | string
+  locale?: Prisma.StringFieldUpdateOperationsInput | string
+  tax?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  apiKeys?: Prisma.ApiKeyUncheckedUpdateManyWithoutProjectNestedInput
+  locations?: Prisma.LocationUncheckedUpdateManyWithoutProjectNestedInput
+  customers?: Prisma.CustomerUncheckedUpdateManyWithoutProjectNestedInput
+  products?: Prisma.ProductUncheckedUpdateManyWithoutProjectNestedInput
+  collections?: Prisma.CollectionUncheckedUpdateManyWithoutProjectNestedInput
+  files?: Prisma.FileUncheckedUpdateManyWithoutProjectNestedInput
+  storeEvents?: Prisma.StoreEventUncheckedUpdateManyWithoutProjectNestedInput
+  outboxEmails?: Prisma.OutboxEmailUncheckedUpdateManyWithoutProjectNestedInput
+  counters?: Prisma.ProjectCounterUncheckedUpdateManyWithoutProjectNestedInput
+  draftOrders?: Prisma.DraftOrderUncheckedUpdateManyWithoutProjectNestedInput
+  orders?: Prisma.OrderUncheckedUpdateManyWithoutProjectNestedInput
+  rateWindows?: Prisma.RateWindowUncheckedUpdateManyWithoutProjectNestedInput
+  usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedUpdateManyWithoutProjectNestedInput
+  customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
+  companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
+  priceLists?: Prisma.PriceListUncheckedUpdateManyWithoutProjectNestedInput
+  discounts?: Prisma.DiscountUncheckedUpdateManyWithoutProjectNestedInput
+  searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedUpdateManyWithoutProjectNestedInput
+  merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
+  shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
+  shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
+  checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
+  webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
+  webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
+}
+
+export type ProjectCreateWithoutNavigationMenusInput = {
+  id: string
+  name: string
+  domain?: string | null
+  domainVerified?: boolean
+  extensions?: Prisma.ProjectCreateextensionsInput | string[]
+  plan?: string
+  currency?: string
+  locale?: string
+  tax: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: boolean
+  rateLimitPerMinute?: number
+  monthlyQuota?: number
+  storefrontRateLimitPerMinute?: number | null
+  authAttemptsPerIpPerMinute?: number
+  authAttemptsPerEmailPerMinute?: number
+  storefrontClientSharePercent?: number
+  contactEmail?: string | null
+  reservationMinutes?: number
+  checkoutReservationMinutes?: number
+  paymentProvider?: string
+  stripeSecretKey?: string | null
+  stripeWebhookSecret?: string | null
+  checkoutsPerIpPerMinute?: number
+  signingSecret: string
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  apiKeys?: Prisma.ApiKeyCreateNestedManyWithoutProjectInput
+  locations?: Prisma.LocationCreateNestedManyWithoutProjectInput
+  customers?: Prisma.CustomerCreateNestedManyWithoutProjectInput
+  products?: Prisma.ProductCreateNestedManyWithoutProjectInput
+  collections?: Prisma.CollectionCreateNestedManyWithoutProjectInput
+  files?: Prisma.FileCreateNestedManyWithoutProjectInput
+  storeEvents?: Prisma.StoreEventCreateNestedManyWithoutProjectInput
+  outboxEmails?: Prisma.OutboxEmailCreateNestedManyWithoutProjectInput
+  counters?: Prisma.ProjectCounterCreateNestedManyWithoutProjectInput
+  draftOrders?: Prisma.DraftOrderCreateNestedManyWithoutProjectInput
+  orders?: Prisma.OrderCreateNestedManyWithoutProjectInput
+  rateWindows?: Prisma.RateWindowCreateNestedManyWithoutProjectInput
+  usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionCreateNestedManyWithoutProjectInput
+  customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
+  companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
+  priceLists?: Prisma.PriceListCreateNestedManyWithoutProjectInput
+  discounts?: Prisma.DiscountCreateNestedManyWithoutProjectInput
+  searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockCreateNestedManyWithoutProjectInput
+  merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
+  shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
+  shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
+  checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
+  webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
+  webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
+}
+
+export type ProjectUncheckedCreateWithoutNavigationMenusInput = {
+  id: string
+  name: string
+  domain?: string | null
+  domainVerified?: boolean
+  extensions?: Prisma.ProjectCreateextensionsInput | string[]
+  plan?: string
+  currency?: string
+  locale?: string
+  tax: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: boolean
+  rateLimitPerMinute?: number
+  monthlyQuota?: number
+  storefrontRateLimitPerMinute?: number | null
+  authAttemptsPerIpPerMinute?: number
+  authAttemptsPerEmailPerMinute?: number
+  storefrontClientSharePercent?: number
+  contactEmail?: string | null
+  reservationMinutes?: number
+  checkoutReservationMinutes?: number
+  paymentProvider?: string
+  stripeSecretKey?: string | null
+  stripeWebhookSecret?: string | null
+  checkoutsPerIpPerMinute?: number
+  signingSecret: string
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  apiKeys?: Prisma.ApiKeyUncheckedCreateNestedManyWithoutProjectInput
+  locations?: Prisma.LocationUncheckedCreateNestedManyWithoutProjectInput
+  customers?: Prisma.CustomerUncheckedCreateNestedManyWithoutProjectInput
+  products?: Prisma.ProductUncheckedCreateNestedManyWithoutProjectInput
+  collections?: Prisma.CollectionUncheckedCreateNestedManyWithoutProjectInput
+  files?: Prisma.FileUncheckedCreateNestedManyWithoutProjectInput
+  storeEvents?: Prisma.StoreEventUncheckedCreateNestedManyWithoutProjectInput
+  outboxEmails?: Prisma.OutboxEmailUncheckedCreateNestedManyWithoutProjectInput
+  counters?: Prisma.ProjectCounterUncheckedCreateNestedManyWithoutProjectInput
+  draftOrders?: Prisma.DraftOrderUncheckedCreateNestedManyWithoutProjectInput
+  orders?: Prisma.OrderUncheckedCreateNestedManyWithoutProjectInput
+  rateWindows?: Prisma.RateWindowUncheckedCreateNestedManyWithoutProjectInput
+  usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedCreateNestedManyWithoutProjectInput
+  customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
+  companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
+  priceLists?: Prisma.PriceListUncheckedCreateNestedManyWithoutProjectInput
+  discounts?: Prisma.DiscountUncheckedCreateNestedManyWithoutProjectInput
+  searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedCreateNestedManyWithoutProjectInput
+  merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
+  shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
+  shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
+  checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
+  webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
+  webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
+}
+
+export type ProjectCreateOrConnectWithoutNavigationMenusInput = {
+  where: Prisma.ProjectWhereUniqueInput
+  create: Prisma.XOR<Prisma.ProjectCreateWithoutNavigationMenusInput, Prisma.ProjectUncheckedCreateWithoutNavigationMenusInput>
+}
+
+export type ProjectUpsertWithoutNavigationMenusInput = {
+  update: Prisma.XOR<Prisma.ProjectUpdateWithoutNavigationMenusInput, Prisma.ProjectUncheckedUpdateWithoutNavigationMenusInput>
+  create: Prisma.XOR<Prisma.ProjectCreateWithoutNavigationMenusInput, Prisma.ProjectUncheckedCreateWithoutNavigationMenusInput>
+  where?: Prisma.ProjectWhereInput
+}
+
+export type ProjectUpdateToOneWithWhereWithoutNavigationMenusInput = {
+  where?: Prisma.ProjectWhereInput
+  data: Prisma.XOR<Prisma.ProjectUpdateWithoutNavigationMenusInput, Prisma.ProjectUncheckedUpdateWithoutNavigationMenusInput>
+}
+
+export type ProjectUpdateWithoutNavigationMenusInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  domain?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  domainVerified?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  extensions?: Prisma.ProjectUpdateextensionsInput | string[]
+  plan?: Prisma.StringFieldUpdateOperationsInput | string
+  currency?: Prisma.StringFieldUpdateOperationsInput | string
+  locale?: Prisma.StringFieldUpdateOperationsInput | string
+  tax?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  apiKeys?: Prisma.ApiKeyUpdateManyWithoutProjectNestedInput
+  locations?: Prisma.LocationUpdateManyWithoutProjectNestedInput
+  customers?: Prisma.CustomerUpdateManyWithoutProjectNestedInput
+  products?: Prisma.ProductUpdateManyWithoutProjectNestedInput
+  collections?: Prisma.CollectionUpdateManyWithoutProjectNestedInput
+  files?: Prisma.FileUpdateManyWithoutProjectNestedInput
+  storeEvents?: Prisma.StoreEventUpdateManyWithoutProjectNestedInput
+  outboxEmails?: Prisma.OutboxEmailUpdateManyWithoutProjectNestedInput
+  counters?: Prisma.ProjectCounterUpdateManyWithoutProjectNestedInput
+  draftOrders?: Prisma.DraftOrderUpdateManyWithoutProjectNestedInput
+  orders?: Prisma.OrderUpdateManyWithoutProjectNestedInput
+  rateWindows?: Prisma.RateWindowUpdateManyWithoutProjectNestedInput
+  usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionUpdateManyWithoutProjectNestedInput
+  customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
+  companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
+  priceLists?: Prisma.PriceListUpdateManyWithoutProjectNestedInput
+  discounts?: Prisma.DiscountUpdateManyWithoutProjectNestedInput
+  searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUpdateManyWithoutProjectNestedInput
+  merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
+  shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
+  shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
+  checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
+  webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
+  webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
+}
+
+export type ProjectUncheckedUpdateWithoutNavigationMenusInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  domain?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  domainVerified?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  extensions?: Prisma.ProjectUpdateextensionsInput | string[]
+  plan?: Prisma.StringFieldUpdateOperationsInput | string
+  currency?: Prisma.StringFieldUpdateOperationsInput | string
+  locale?: Prisma.StringFieldUpdateOperationsInput | string
+  tax?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  apiKeys?: Prisma.ApiKeyUncheckedUpdateManyWithoutProjectNestedInput
+  locations?: Prisma.LocationUncheckedUpdateManyWithoutProjectNestedInput
+  customers?: Prisma.CustomerUncheckedUpdateManyWithoutProjectNestedInput
+  products?: Prisma.ProductUncheckedUpdateManyWithoutProjectNestedInput
+  collections?: Prisma.CollectionUncheckedUpdateManyWithoutProjectNestedInput
+  files?: Prisma.FileUncheckedUpdateManyWithoutProjectNestedInput
+  storeEvents?: Prisma.StoreEventUncheckedUpdateManyWithoutProjectNestedInput
+  outboxEmails?: Prisma.OutboxEmailUncheckedUpdateManyWithoutProjectNestedInput
+  counters?: Prisma.ProjectCounterUncheckedUpdateManyWithoutProjectNestedInput
+  draftOrders?: Prisma.DraftOrderUncheckedUpdateManyWithoutProjectNestedInput
+  orders?: Prisma.OrderUncheckedUpdateManyWithoutProjectNestedInput
+  rateWindows?: Prisma.RateWindowUncheckedUpdateManyWithoutProjectNestedInput
+  usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedUpdateManyWithoutProjectNestedInput
+  customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
+  companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
+  priceLists?: Prisma.PriceListUncheckedUpdateManyWithoutProjectNestedInput
+  discounts?: Prisma.DiscountUncheckedUpdateManyWithoutProjectNestedInput
+  searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedUpdateManyWithoutProjectNestedInput
+  merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
+  shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
+  shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
+  checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -7629,6 +8367,8 @@ export type ProjectCountOutputType = {
   shippingZones: number
   shippingRates: number
   checkouts: number
+  purchaseOrders: number
+  navigationMenus: number
   webhookSubscriptions: number
   webhookEvents: number
 }
@@ -7658,6 +8398,8 @@ export type ProjectCountOutputTypeSelect<ExtArgs extends runtime.Types.Extension
   shippingZones?: boolean | ProjectCountOutputTypeCountShippingZonesArgs
   shippingRates?: boolean | ProjectCountOutputTypeCountShippingRatesArgs
   checkouts?: boolean | ProjectCountOutputTypeCountCheckoutsArgs
+  purchaseOrders?: boolean | ProjectCountOutputTypeCountPurchaseOrdersArgs
+  navigationMenus?: boolean | ProjectCountOutputTypeCountNavigationMenusArgs
   webhookSubscriptions?: boolean | ProjectCountOutputTypeCountWebhookSubscriptionsArgs
   webhookEvents?: boolean | ProjectCountOutputTypeCountWebhookEventsArgs
 }
@@ -7843,6 +8585,20 @@ export type ProjectCountOutputTypeCountCheckoutsArgs<ExtArgs extends runtime.Typ
 /**
  * ProjectCountOutputType without action
  */
+export type ProjectCountOutputTypeCountPurchaseOrdersArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.PurchaseOrderWhereInput
+}
+
+/**
+ * ProjectCountOutputType without action
+ */
+export type ProjectCountOutputTypeCountNavigationMenusArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.NavigationMenuWhereInput
+}
+
+/**
+ * ProjectCountOutputType without action
+ */
 export type ProjectCountOutputTypeCountWebhookSubscriptionsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   where?: Prisma.WebhookSubscriptionWhereInput
 }
@@ -7907,6 +8663,8 @@ export type ProjectSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs 
   shippingZones?: boolean | Prisma.Project$shippingZonesArgs<ExtArgs>
   shippingRates?: boolean | Prisma.Project$shippingRatesArgs<ExtArgs>
   checkouts?: boolean | Prisma.Project$checkoutsArgs<ExtArgs>
+  purchaseOrders?: boolean | Prisma.Project$purchaseOrdersArgs<ExtArgs>
+  navigationMenus?: boolean | Prisma.Project$navigationMenusArgs<ExtArgs>
   webhookSubscriptions?: boolean | Prisma.Project$webhookSubscriptionsArgs<ExtArgs>
   webhookEvents?: boolean | Prisma.Project$webhookEventsArgs<ExtArgs>
   _count?: boolean | Prisma.ProjectCountOutputTypeDefaultArgs<ExtArgs>
@@ -8028,6 +8786,8 @@ export type ProjectInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs
   shippingZones?: boolean | Prisma.Project$shippingZonesArgs<ExtArgs>
   shippingRates?: boolean | Prisma.Project$shippingRatesArgs<ExtArgs>
   checkouts?: boolean | Prisma.Project$checkoutsArgs<ExtArgs>
+  purchaseOrders?: boolean | Prisma.Project$purchaseOrdersArgs<ExtArgs>
+  navigationMenus?: boolean | Prisma.Project$navigationMenusArgs<ExtArgs>
   webhookSubscriptions?: boolean | Prisma.Project$webhookSubscriptionsArgs<ExtArgs>
   webhookEvents?: boolean | Prisma.Project$webhookEventsArgs<ExtArgs>
   _count?: boolean | Prisma.ProjectCountOutputTypeDefaultArgs<ExtArgs>
@@ -8062,6 +8822,8 @@ export type $ProjectPayload<ExtArgs extends runtime.Types.Extensions.InternalArg
     shippingZones: Prisma.$ShippingZonePayload<ExtArgs>[]
     shippingRates: Prisma.$ShippingRatePayload<ExtArgs>[]
     checkouts: Prisma.$CheckoutPayload<ExtArgs>[]
+    purchaseOrders: Prisma.$PurchaseOrderPayload<ExtArgs>[]
+    navigationMenus: Prisma.$NavigationMenuPayload<ExtArgs>[]
     webhookSubscriptions: Prisma.$WebhookSubscriptionPayload<ExtArgs>[]
     webhookEvents: Prisma.$WebhookEventPayload<ExtArgs>[]
   }
@@ -8548,6 +9310,8 @@ export interface Prisma__ProjectClient<T, Null = never, ExtArgs extends runtime.
   shippingZones<T extends Prisma.Project$shippingZonesArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$shippingZonesArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$ShippingZonePayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   shippingRates<T extends Prisma.Project$shippingRatesArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$shippingRatesArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$ShippingRatePayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   checkouts<T extends Prisma.Project$checkoutsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$checkoutsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$CheckoutPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  purchaseOrders<T extends Prisma.Project$purchaseOrdersArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$purchaseOrdersArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$PurchaseOrderPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  navigationMenus<T extends Prisma.Project$navigationMenusArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$navigationMenusArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$NavigationMenuPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   webhookSubscriptions<T extends Prisma.Project$webhookSubscriptionsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$webhookSubscriptionsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$WebhookSubscriptionPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   webhookEvents<T extends Prisma.Project$webhookEventsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$webhookEventsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$WebhookEventPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   /**
@@ -9572,6 +10336,54 @@ export type Project$checkoutsArgs<ExtArgs extends runtime.Types.Extensions.Inter
   take?: number
   skip?: number
   distinct?: Prisma.CheckoutScalarFieldEnum | Prisma.CheckoutScalarFieldEnum[]
+}
+
+/**
+ * Project.purchaseOrders
+ */
+export type Project$purchaseOrdersArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the PurchaseOrder
+   */
+  select?: Prisma.PurchaseOrderSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the PurchaseOrder
+   */
+  omit?: Prisma.PurchaseOrderOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.PurchaseOrderInclude<ExtArgs> | null
+  where?: Prisma.PurchaseOrderWhereInput
+  orderBy?: Prisma.PurchaseOrderOrderByWithRelationInput | Prisma.PurchaseOrderOrderByWithRelationInput[]
+  cursor?: Prisma.PurchaseOrderWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.PurchaseOrderScalarFieldEnum | Prisma.PurchaseOrderScalarFieldEnum[]
+}
+
+/**
+ * Project.navigationMenus
+ */
+export type Project$navigationMenusArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the NavigationMenu
+   */
+  select?: Prisma.NavigationMenuSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the NavigationMenu
+   */
+  omit?: Prisma.NavigationMenuOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.NavigationMenuInclude<ExtArgs> | null
+  where?: Prisma.NavigationMenuWhereInput
+  orderBy?: Prisma.NavigationMenuOrderByWithRelationInput | Prisma.NavigationMenuOrderByWithRelationInput[]
+  cursor?: Prisma.NavigationMenuWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.NavigationMenuScalarFieldEnum | Prisma.NavigationMenuScalarFieldEnum[]
 }
 
 /**

@@ -81,3 +81,8 @@ export const compile = (ctx: Ctx, sqls: Prisma.Sql[]) => {
   if (compiledByProject.size > MEMO_PROJECTS) compiledByProject.delete(compiledByProject.keys().next().value!);
   return memo.compile(ctx, sqls);
 };
+
+/** Forgets the project's compiled tsqueries (SEARCH_INDEX_CACHES=off, index-caches.ts): its next search compiles anew. */
+export function forgetCompiled(projectId: string): void {
+  compiledByProject.delete(projectId);
+}
