@@ -3,7 +3,14 @@ import type { Discount } from '../../generated/prisma/client.js';
 import type { Ctx } from '../../shared/context.js';
 import { AppError } from '../../shared/errors.js';
 import { customerGroupIds } from '../customer-groups/index.js';
-import { evaluate, stackingOrder, type Basket, type Evaluation, type NotApplicableReason } from './apply.js';
+import {
+  evaluate,
+  stackingOrder,
+  type Basket,
+  type Conditions,
+  type Evaluation,
+  type NotApplicableReason,
+} from './apply.js';
 import { toRule, type DiscountApplicationResource } from './discounts.mappers.js';
 
 /** A basket as checkouts and draft orders hand it over: lines by position, shipping, the customer. */
@@ -35,17 +42,30 @@ async function rowsFor(ctx: Ctx, db: Database | Tx, codeKeys: string[]): Promise
   });
 }
 
-/** The basket with each line's product type and collections, and the customer's groups. */
-async function basketOf(ctx: Ctx, db: Database | Tx, input: BasketInput): Promise<Basket> {
+/** What the rules' conditions read beyond the basket's own lines: product types and collections, customer groups. */
+function readsOf(rows: Discount[]): { products: boolean; groups: boolean } {
+  const conditions = rows.map((row) => row.conditions as unknown as Conditions);
+  return {
+    products: conditions.some((c) => c.collection_ids.length > 0 || c.product_types.length > 0),
+    groups: conditions.some((c) => c.customer_group_ids.length > 0),
+  };
+}
+
+/**
+ * The basket with each line's product type and collections and the customer's groups, each read only when a rule
+ * of `rows` has a condition on it (product ids are the lines' own).
+ */
+async function basketOf(ctx: Ctx, db: Database | Tx, input: BasketInput, rows: Discount[]): Promise<Basket> {
+  const reads = readsOf(rows);
   const ids = [...new Set(input.lines.flatMap((line) => (line.productId ? [line.productId] : [])))];
   const [products, groupIds] = await Promise.all([
-    ids.length
+    reads.products && ids.length
       ? db.product.findMany({
           where: { id: { in: ids }, projectId: ctx.project.id },
           select: { id: true, productType: true, collections: { select: { collectionId: true } } },
         })
       : [],
-    input.customerId ? customerGroupIds(db, ctx.project.id, input.customerId) : [],
+    reads.groups && input.customerId ? customerGroupIds(db, ctx.project.id, input.customerId) : [],
   ]);
   const byId = new Map(products.map((product) => [product.id, product]));
   return {
@@ -96,22 +116,10 @@ export async function discountBasket(
   const rows = input.lines.length ? await rowsFor(ctx, db, keys) : [];
   const promotions = rows.filter((row) => row.kind === 'automatic' && isLive(row, now));
   const applied = keys.flatMap((key) => rows.filter((row) => row.codeKey === key && isLive(row, now)));
-  // Nothing to apply: no reading of products and groups.
-  const basket =
-    promotions.length + applied.length > 0
-      ? await basketOf(ctx, db, input)
-      : { ...input, customerGroupIds: [], lines: input.lines.map(plainLine) };
+  const basket = await basketOf(ctx, db, input, [...promotions, ...applied]);
   const evaluation = evaluate(basket, stackingOrder(promotions.map(toRule), applied.map(toRule)));
   return { evaluation, applications: evaluation.applications.map(toApplicationResource), codes: applied };
 }
-
-const plainLine = (line: BasketInput['lines'][number]) => ({
-  productId: line.productId ?? '',
-  productType: null,
-  collectionIds: [],
-  quantity: line.quantity,
-  unitPrice: line.unitPrice,
-});
 
 const REASONS: Record<NotApplicableReason, string> = {
   min_subtotal: 'needs a higher subtotal',
