@@ -15,6 +15,7 @@ const slowTests = [
   'tests/integration/db/pgbouncer.test.ts',
   'tests/integration/checkout/pgbouncer.test.ts',
   'tests/integration/returns/pgbouncer.test.ts',
+  'tests/integration/discounts/pgbouncer.test.ts',
   'tests/integration/store-credit/pgbouncer.test.ts',
   'tests/integration/db/read-replicas.test.ts',
   'tests/integration/webhooks/receiver-cli.test.ts',

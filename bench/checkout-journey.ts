@@ -6,8 +6,8 @@
  * (fetch with keep-alive), not through autocannon, so each answer's id and secret feed the next step.
  *
  * Variants of the journey (`CheckoutVariant`) are measured in alternating rounds and compared with the first: the
- * promotions issue adds one with a discount code and an automatic promotion applied (its aim: within 15 % of the
- * plain journey) by adding its steps and its preparation here, without touching the driver.
+ * plain journey, and one with a discount code and an automatic promotion applied (DISCOUNTED_CHECKOUT; the aim:
+ * within 15 % of the plain journey's journeys a second).
  */
 
 /** A journey's state as its steps fill it in. */
@@ -157,8 +157,110 @@ export const PLAIN_CHECKOUT: CheckoutVariant = {
   steps: plainSteps,
 };
 
+/** The code the discounted journeys apply, and the promotion's product: its variants, one bought per journey. */
+const BENCH_CODE = 'BENCH10';
+const promoVariants: string[] = [];
+/** Variants of the promotion's product: enough that concurrent journeys seldom lock the same one. */
+const PROMO_VARIANTS = 100;
+
+/**
+ * A code of 10 % (combinable) and an automatic promotion of 5 % off the order (combinable, priority 1) whenever the
+ * basket holds the promotion's product (`conditions.product_ids`), a product of its own with PROMO_VARIANTS
+ * variants stocked for any number of journeys. Plain journeys never buy it, so the promotion is live in the store
+ * while they run (they read that it does not apply to them) but takes nothing off them.
+ */
+async function preparePromotion(ctx: CheckoutContext): Promise<void> {
+  const locations = data(await call(ctx, 'GET', '/v1/locations?limit=100')) as unknown as Array<{
+    id: string;
+    is_default: boolean;
+  }>;
+  const location = locations.find((l) => l.is_default)!;
+  const product = data(
+    await call(ctx, 'POST', '/v1/products', {
+      title: 'Bench promotion socks',
+      status: 'active',
+      variants: Array.from({ length: PROMO_VARIANTS }, (_, i) => ({ title: `Size ${i}`, price: 1500 })),
+    }),
+  );
+  promoVariants.length = 0;
+  for (const variant of product.variants as Array<{ id: string }>) {
+    promoVariants.push(variant.id);
+    await call(ctx, 'PUT', '/v1/inventory-levels', {
+      variant_id: variant.id,
+      location_id: location.id,
+      available: 1_000_000,
+    });
+  }
+  await call(ctx, 'POST', '/v1/discounts', {
+    code: BENCH_CODE,
+    title: '10 % off (bench)',
+    type: 'percentage',
+    value: 10,
+    combinable: true,
+  });
+  await call(ctx, 'POST', '/v1/promotions', {
+    title: '5 % off with socks (bench)',
+    type: 'percentage',
+    value: 5,
+    combinable: true,
+    priority: 1,
+    conditions: { product_ids: [product.id] },
+  });
+}
+
+/**
+ * The discounted journey: as the plain one, but its two lines are one of the shared variants and one of the
+ * promotion's product (so the promotion applies), and the code is applied after them (one request more); every
+ * later step prices both reductions again, and the completion counts the code's use.
+ */
+export function discountedSteps(ctx: CheckoutContext): JourneyStep[] {
+  const [create, , ...rest] = plainSteps(ctx);
+  const variants = ctx.variantIds;
+  return [
+    create,
+    {
+      name: 'two lines',
+      status: 201,
+      request: (j) => ({
+        method: 'POST',
+        path: `/v1/checkouts/${j.id}/lines`,
+        headers: secretOf(j),
+        body: {
+          lines: [
+            { variant_id: variants[(j.n * 2) % variants.length], quantity: 1 },
+            { variant_id: promoVariants[j.n % promoVariants.length], quantity: 1 },
+          ],
+        },
+      }),
+    },
+    {
+      name: 'code applied',
+      status: 200,
+      request: (j) => ({
+        method: 'POST',
+        path: `/v1/checkouts/${j.id}/discount-codes`,
+        headers: secretOf(j),
+        body: { code: BENCH_CODE.toLowerCase() },
+      }),
+      read: (_j, answer) => {
+        const applied = (data(answer).discount_applications as Array<{ source: string }>).map((a) => a.source);
+        // A bench whose journeys lost a reduction would measure something else: stop at the first one.
+        if (applied.join() !== 'promotion,code') throw new Error(`bench: reductions applied ${applied.join()}`);
+      },
+    },
+    ...rest,
+  ];
+}
+
+/** The journey with one discount code and one automatic promotion applied (the promotions issue's aim: within 15 %). */
+export const DISCOUNTED_CHECKOUT: CheckoutVariant = {
+  name: 'checkout with a code and a promotion',
+  prepare: preparePromotion,
+  steps: discountedSteps,
+};
+
 /** The journeys `npm run bench` measures; the first is the one the others are compared with. */
-export const CHECKOUT_VARIANTS: CheckoutVariant[] = [PLAIN_CHECKOUT];
+export const CHECKOUT_VARIANTS: CheckoutVariant[] = [PLAIN_CHECKOUT, DISCOUNTED_CHECKOUT];
 
 /** Latencies of one round: per step and per whole journey (ms), the journeys done and failed, the seconds taken. */
 export interface JourneyRound {

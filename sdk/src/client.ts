@@ -163,7 +163,7 @@ export type StorefrontClient = Omit<CommerceClient, 'GET' | 'POST' | 'PUT' | 'PA
   GET: SparseAwareGet<StorefrontPath<'get'>>;
   POST: ExactBodyCall<'post', StorefrontPath<'post'>>;
   PATCH: ExactBodyCall<'patch', StorefrontPath<'patch'>>;
-  /** The storefront's deletes: a checkout's line, the signed-in customer's addresses (`shop.DELETE('/v1/me/addresses/{id}', ...)`). */
+  /** The storefront's deletes: a checkout's line or discount code, the signed-in customer's addresses (`shop.DELETE('/v1/me/addresses/{id}', ...)`). */
   DELETE: DeleteCall<StorefrontPath<'delete'>>;
   /** `for await (const product of shop.paginate('/v1/products', { query: { limit: 100 } }))`. */
   paginate: Paginate<ListPath & StorefrontPath<'get'>>;

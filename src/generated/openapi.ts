@@ -3412,6 +3412,83 @@ export interface paths {
         patch: operations["updateCheckoutLine"];
         trace?: never;
     };
+    "/v1/checkouts/{id}/discount-codes": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The `client_secret` `createCheckout` answered. Required unless the request carries the access token of the
+                 *     customer the checkout belongs to; a missing or wrong secret answers 404, as for an unknown checkout.
+                 * @example chks_Xq3v9Lm2Np8Rt4Wz6Yb1Cd5Fg7Hj0Kk2Mn4Pq6Ss8U
+                 */
+                "X-Checkout-Secret"?: components["parameters"]["CheckoutSecret"];
+            };
+            path: {
+                /**
+                 * @description A checkout ID (`chk_...`).
+                 * @example chk_01jd5w0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["CheckoutIdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Apply a discount code
+         * @description Applies a discount code the shopper typed (matched case-insensitively) and recomputes the totals; the
+         *     checkout then lists it in `discount_codes` and its reduction in `discount_applications` (see the discounts
+         *     tag). A code already applied is answered as is. Refused with 422 `discount_invalid` (no such active code),
+         *     `discount_expired` (its `ends_at` passed, or its `starts_at` is still ahead) or `discount_not_applicable`
+         *     (its conditions do not hold, or it cannot stack with the reductions already applied; `reason` says which),
+         *     and 409 `usage_limit_reached` (its total or per-customer limit is used up). Nothing changes when refused.
+         *     A code's use is counted only when the order is created (see `completeCheckout`).
+         */
+        post: operations["applyCheckoutDiscountCode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/checkouts/{id}/discount-codes/{code}": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The `client_secret` `createCheckout` answered. Required unless the request carries the access token of the
+                 *     customer the checkout belongs to; a missing or wrong secret answers 404, as for an unknown checkout.
+                 * @example chks_Xq3v9Lm2Np8Rt4Wz6Yb1Cd5Fg7Hj0Kk2Mn4Pq6Ss8U
+                 */
+                "X-Checkout-Secret"?: components["parameters"]["CheckoutSecret"];
+            };
+            path: {
+                /**
+                 * @description A checkout ID (`chk_...`).
+                 * @example chk_01jd5w0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["CheckoutIdPath"];
+                /**
+                 * @description A discount code applied (compared case-insensitively).
+                 * @example WELCOME10
+                 */
+                code: components["parameters"]["DiscountCodePath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a discount code
+         * @description Removes the code (matched case-insensitively) and recomputes the totals; a code not applied answers 404.
+         */
+        delete: operations["removeCheckoutDiscountCode"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/checkouts/{id}/shipping-rates": {
         parameters: {
             query?: never;
@@ -4183,6 +4260,135 @@ export interface paths {
         patch: operations["updateCompanyContact"];
         trace?: never;
     };
+    "/v1/discounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List discount codes
+         * @description The project's discount codes, newest first by default. `code` finds one code case-insensitively.
+         */
+        get: operations["listDiscounts"];
+        put?: never;
+        /**
+         * Create a discount code
+         * @description Creates a code a shopper types at checkout (see the discounts tag for kinds, conditions, stacking and
+         *     rounding). The code is unique in the project whatever its case (409 otherwise). `value` is the percentage
+         *     (1-100) of a `percentage` code and the amount in minor units of a `fixed_amount` code; a `free_shipping`
+         *     code takes no value (0). Records `discount.created`.
+         */
+        post: operations["createDiscount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/discounts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A discount code's ID (`disc_...`).
+                 * @example disc_01jd5w0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["DiscountIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a discount code
+         * @description One discount code of the caller's project by id, with `times_used`.
+         */
+        get: operations["getDiscount"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete or archive a discount code
+         * @description A code no order used is deleted (`discount.deleted`); a code that was used (`times_used` above 0, or any
+         *     order that used it and was cancelled since) is archived instead (`status: archived`, `discount.updated`),
+         *     so its orders keep naming it; both answer 204. An archived code no longer applies; its code stays taken.
+         */
+        delete: operations["deleteDiscount"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a discount code
+         * @description Partial update: any create field; nullable fields are cleared with null; `conditions` replaces the whole
+         *     object. `status: archived` stops the code from applying (checkouts holding it drop it at their next
+         *     change); `active` brings it back. Records `discount.updated` with the changed fields; a request that changes
+         *     nothing records nothing.
+         */
+        patch: operations["updateDiscount"];
+        trace?: never;
+    };
+    "/v1/promotions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List automatic promotions
+         * @description The project's automatic promotions, newest first by default.
+         */
+        get: operations["listPromotions"];
+        put?: never;
+        /**
+         * Create an automatic promotion
+         * @description Creates a promotion that applies by itself to every storefront checkout whose conditions it meets (see the
+         *     discounts tag). Besides the kinds of codes: `buy_x_get_y` (`buy_x_get_y` required) and `tiered`
+         *     (`tiers` required, 1-10). Records `promotion.created`.
+         */
+        post: operations["createPromotion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/promotions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A promotion's ID (`promo_...`).
+                 * @example promo_01jd5w0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["PromotionIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a promotion
+         * @description One automatic promotion of the caller's project by id.
+         */
+        get: operations["getPromotion"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete or archive a promotion
+         * @description A promotion no order used is deleted (`promotion.deleted`); one that was used is archived instead
+         *     (`status: archived`, `promotion.updated`); both answer 204.
+         */
+        delete: operations["deletePromotion"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a promotion
+         * @description Partial update: any create field; nullable fields are cleared with null; `conditions` and `tiers` replace
+         *     the whole value. Records `promotion.updated` with the changed fields; a request that changes nothing
+         *     records nothing.
+         */
+        patch: operations["updatePromotion"];
+        trace?: never;
+    };
     "/v1/price-lists": {
         parameters: {
             query?: never;
@@ -4889,8 +5095,13 @@ export interface components {
             tax_data?: components["schemas"]["TaxData"] | null;
             /** Format: int64 */
             shipping_cost?: number;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description Everything taken off: the sum of `discount_applications` for a checkout's order; the manual discount of a draft order's order.
+             */
             discount?: number;
+            /** @description Each reduction applied (codes and automatic promotions) as the checkout showed them; empty for orders of draft orders and for orders created before discounts existed. */
+            discount_applications?: components["schemas"]["DiscountApplication"][];
             /** Format: int64 */
             total?: number;
             /**
@@ -7259,9 +7470,11 @@ export interface components {
          *     the provider declined the payment; nothing was written or charged), `out_of_stock` (409: a variant is short;
          *     `field` names it), `conflict` (409: the Idempotency-Key is in use or was sent with another request, or the
          *     checkout's payment waits for another step), `checkout_locked` (409: the checkout pays a draft order, whose
-         *     lines, prices, addresses and shipping cannot be changed) and `draft_order_completed` (409: the draft order
-         *     was completed, or cannot be paid online; nothing was charged) and `insufficient_store_credit` (409: the
-         *     `store_credit.amount` asked for is more than the customer's balance; nothing was written or charged).
+         *     lines, prices, addresses and shipping cannot be changed), `draft_order_completed` (409: the draft order
+         *     was completed, or cannot be paid online; nothing was charged), `usage_limit_reached` (409: a discount code's
+         *     total or per-customer usage limit is used up; nothing was written or charged) and `insufficient_store_credit`
+         *     (409: the `store_credit.amount` asked for is more than the customer's balance; nothing was written or
+         *     charged).
          */
         CheckoutError: {
             error: {
@@ -7269,7 +7482,7 @@ export interface components {
                  * @description Stable machine-readable code.
                  * @enum {string}
                  */
-                code: "conflict" | "out_of_stock" | "payment_declined" | "checkout_locked" | "draft_order_completed" | "insufficient_store_credit";
+                code: "conflict" | "out_of_stock" | "payment_declined" | "checkout_locked" | "draft_order_completed" | "usage_limit_reached" | "insufficient_store_credit";
                 /** @description A human-readable explanation. */
                 message: string;
                 /** @description The offending field or variant, when there is one. */
@@ -7360,6 +7573,11 @@ export interface components {
              * @description quantity x unit_price.
              */
             total: number;
+            /**
+             * Format: int64
+             * @description The line's part of the reductions applied (see `discount_applications`).
+             */
+            discount: number;
         };
         /** @description The payment a completion started and that waits for another step. */
         CheckoutPayment: {
@@ -7415,9 +7633,13 @@ export interface components {
             shipping_cost: number;
             /**
              * Format: int64
-             * @description Always 0 for now (promotions are not applied yet).
+             * @description The sum of `discount_applications` (see the discounts tag).
              */
             discount: number;
+            /** @description The discount codes applied, in the order applied (as the discounts spell them). */
+            discount_codes: string[];
+            /** @description Each reduction applied (codes and automatic promotions), in stacking order. */
+            discount_applications: components["schemas"]["DiscountApplication"][];
             /** Format: int64 */
             total: number;
             /** @description The payment waiting for another step, or null. */
@@ -7871,6 +8093,11 @@ export interface components {
             unit_price: number;
             /** Format: int64 */
             total: number;
+            /**
+             * Format: int64
+             * @description The line's part of the order's reductions; a refund of its units pays back (total - discount) x units / quantity (see the discounts tag, "Refunds"). Absent on orders without reductions.
+             */
+            discount?: number;
         };
         /** @description An order, created by completing a draft order or a storefront checkout; its line items and amounts are copies of theirs. */
         Order: {
@@ -7897,8 +8124,13 @@ export interface components {
             tax_data: components["schemas"]["TaxData"] | null;
             /** Format: int64 */
             shipping_cost: number;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description Everything taken off: the sum of `discount_applications` for a checkout's order; the manual discount of a draft order's order.
+             */
             discount: number;
+            /** @description Each reduction applied (codes and automatic promotions) as the checkout showed them; empty for orders of draft orders and for orders created before discounts existed. */
+            discount_applications?: components["schemas"]["DiscountApplication"][];
             /** Format: int64 */
             total: number;
             /**
@@ -7956,9 +8188,9 @@ export interface components {
         RefundCreate: {
             /**
              * Format: int64
-             * @description Minor units of the order's currency; at most what was paid minus what earlier refunds returned. 0 records a return of units without money.
+             * @description Minor units of the order's currency; at most what was paid minus what earlier refunds returned. 0 records a return of units without money. Left out: what was paid for the units of `line_items` (each line's total less its part of the order's reductions, plus its part of exclusive tax, per unit; see the discounts tag, "Refunds").
              */
-            amount: number;
+            amount?: number;
             /** @description The merchant's note on why, shown in the back office. */
             reason?: string | null;
             /** @description Shipped units that came back, put into stock through the inventory ledger (reason `restock`). Each line item at most once; custom items hold no stock. */
@@ -8200,6 +8432,8 @@ export interface components {
             shipping_cost: number;
             /** Format: int64 */
             discount: number;
+            /** @description Each reduction applied, as on the merchant's `Order` (what a storefront shows as saved). */
+            discount_applications?: components["schemas"]["DiscountApplication"][];
             /** Format: int64 */
             total: number;
             /**
@@ -8694,6 +8928,294 @@ export interface components {
          * @enum {string}
          */
         PriceListStatus: "active" | "draft";
+        /** @example disc_01jd5w0a2c4e6g8j0l2n4q6s8u */
+        DiscountId: string;
+        /** @example promo_01jd5w0a2c4e6g8j0l2n4q6s8u */
+        PromotionId: string;
+        /**
+         * @description `archived`: the code or promotion no longer applies (a used one is archived instead of deleted).
+         * @enum {string}
+         */
+        DiscountStatus: "active" | "archived";
+        /** @description Letters, digits, `_` and `-`; unique in the project whatever the case, and matched case-insensitively. */
+        DiscountCodeText: string;
+        /**
+         * @description What must hold for the reduction to apply (all of them; an empty list or null sets no condition):
+         *     `min_subtotal` (the subtotal before any reduction, minor units), at least one line of `product_ids`,
+         *     `collection_ids` or `product_types` (case-insensitive) when any is set (these also name the lines a
+         *     `target: lines` reduction touches), the customer among `customer_ids` or a member of one of
+         *     `customer_group_ids` when either is set (a guest meets neither), and the basket in `currency`.
+         */
+        DiscountConditions: {
+            /** Format: int64 */
+            min_subtotal: number | null;
+            product_ids: string[];
+            collection_ids: string[];
+            product_types: string[];
+            customer_group_ids: string[];
+            customer_ids: string[];
+            currency: components["schemas"]["CurrencyCode"] | null;
+        };
+        /** @description The conditions to set (see `DiscountConditions`); a condition left out is not set. */
+        DiscountConditionsInput: {
+            /** Format: int64 */
+            min_subtotal?: number | null;
+            product_ids?: string[];
+            collection_ids?: string[];
+            product_types?: string[];
+            customer_group_ids?: string[];
+            customer_ids?: string[];
+            currency?: components["schemas"]["CurrencyCode"] | null;
+        };
+        /**
+         * @description `percentage` (value 1-100), `fixed_amount` (value in minor units), `free_shipping` (value 0).
+         * @enum {string}
+         */
+        DiscountCodeType: "percentage" | "fixed_amount" | "free_shipping";
+        /**
+         * @description The kinds of codes, plus `buy_x_get_y` (see `BuyXGetY`) and `tiered` (see `DiscountTier`).
+         * @enum {string}
+         */
+        PromotionType: "percentage" | "fixed_amount" | "free_shipping" | "buy_x_get_y" | "tiered";
+        /**
+         * @description `order`: the reduction spreads over every line (a percentage per line; a fixed amount in proportion to the
+         *     lines); `lines`: only over the lines matching the product conditions (a fixed amount off each such line).
+         * @enum {string}
+         */
+        DiscountTarget: "order" | "lines";
+        /**
+         * Format: int64
+         * @description The percentage (1-100) of a `percentage` reduction, the amount in minor units of a `fixed_amount` one; 0 for the other kinds.
+         */
+        DiscountValue: number;
+        /**
+         * @description Of the units of the matching lines, every full group of `buy_quantity + get_quantity` units gets its
+         *     `get_quantity` cheapest units reduced by `get_percentage` (100: free), each unit rounded half-up.
+         */
+        BuyXGetY: {
+            /** Format: int32 */
+            buy_quantity: number;
+            /** Format: int32 */
+            get_quantity: number;
+            /** Format: int32 */
+            get_percentage: number;
+        };
+        /** @description A tier of a `tiered` promotion; the highest `min_subtotal` the subtotal reaches applies, as a `percentage` or `fixed_amount` reduction. */
+        DiscountTier: {
+            /** Format: int64 */
+            min_subtotal: number;
+            /** @enum {string} */
+            type: "percentage" | "fixed_amount";
+            value: components["schemas"]["DiscountValue"];
+        };
+        /** @description A discount code a shopper types; see the discounts tag. */
+        Discount: {
+            id: components["schemas"]["DiscountId"];
+            code: components["schemas"]["DiscountCodeText"];
+            /** @description Shown to the shopper beside the reduction. */
+            title: string;
+            status: components["schemas"]["DiscountStatus"];
+            type: components["schemas"]["DiscountCodeType"];
+            value: components["schemas"]["DiscountValue"];
+            target: components["schemas"]["DiscountTarget"];
+            conditions: components["schemas"]["DiscountConditions"];
+            /** @description Whether it stacks with other reductions (see the discounts tag, "Stacking"). */
+            combinable: boolean;
+            /** @description Applies from this moment on; null from creation. */
+            starts_at: components["schemas"]["Timestamp"] | null;
+            /** @description Applies until just before this moment; null without end. */
+            ends_at: components["schemas"]["Timestamp"] | null;
+            /**
+             * Format: int32
+             * @description Orders that may use it in all; null without limit.
+             */
+            usage_limit: number | null;
+            /**
+             * Format: int32
+             * @description Orders one customer (by id, else by e-mail) may use it in; null without limit.
+             */
+            usage_limit_per_customer: number | null;
+            /**
+             * Format: int32
+             * @description Orders that used it and were not cancelled.
+             */
+            times_used: number;
+            created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
+        };
+        DiscountEnvelope: {
+            data: components["schemas"]["Discount"];
+        };
+        DiscountCreate: {
+            code: components["schemas"]["DiscountCodeText"];
+            title: string;
+            /** @default active */
+            status?: components["schemas"]["DiscountStatus"];
+            type: components["schemas"]["DiscountCodeType"];
+            /** @default 0 */
+            value?: components["schemas"]["DiscountValue"];
+            /** @default order */
+            target?: components["schemas"]["DiscountTarget"];
+            conditions?: components["schemas"]["DiscountConditionsInput"];
+            /** @default false */
+            combinable?: boolean;
+            /** Format: date-time */
+            starts_at?: string | null;
+            /**
+             * Format: date-time
+             * @description Must be after starts_at (400 otherwise).
+             */
+            ends_at?: string | null;
+            /** Format: int32 */
+            usage_limit?: number | null;
+            /** Format: int32 */
+            usage_limit_per_customer?: number | null;
+        };
+        DiscountUpdate: {
+            code?: components["schemas"]["DiscountCodeText"];
+            title?: string;
+            status?: components["schemas"]["DiscountStatus"];
+            type?: components["schemas"]["DiscountCodeType"];
+            value?: components["schemas"]["DiscountValue"];
+            target?: components["schemas"]["DiscountTarget"];
+            conditions?: components["schemas"]["DiscountConditionsInput"];
+            combinable?: boolean;
+            /** Format: date-time */
+            starts_at?: string | null;
+            /** Format: date-time */
+            ends_at?: string | null;
+            /** Format: int32 */
+            usage_limit?: number | null;
+            /** Format: int32 */
+            usage_limit_per_customer?: number | null;
+        };
+        /** @description An automatic promotion, applied without a code; see the discounts tag. */
+        Promotion: {
+            id: components["schemas"]["PromotionId"];
+            title: string;
+            status: components["schemas"]["DiscountStatus"];
+            type: components["schemas"]["PromotionType"];
+            value: components["schemas"]["DiscountValue"];
+            target: components["schemas"]["DiscountTarget"];
+            conditions: components["schemas"]["DiscountConditions"];
+            buy_x_get_y: components["schemas"]["BuyXGetY"] | null;
+            tiers: components["schemas"]["DiscountTier"][];
+            combinable: boolean;
+            /**
+             * Format: int32
+             * @description Higher applies first.
+             */
+            priority: number;
+            starts_at: components["schemas"]["Timestamp"] | null;
+            ends_at: components["schemas"]["Timestamp"] | null;
+            /**
+             * Format: int32
+             * @description Orders that got it and were not cancelled.
+             */
+            times_used: number;
+            created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
+        };
+        PromotionEnvelope: {
+            data: components["schemas"]["Promotion"];
+        };
+        PromotionCreate: {
+            title: string;
+            /** @default active */
+            status?: components["schemas"]["DiscountStatus"];
+            type: components["schemas"]["PromotionType"];
+            /** @default 0 */
+            value?: components["schemas"]["DiscountValue"];
+            /** @default order */
+            target?: components["schemas"]["DiscountTarget"];
+            conditions?: components["schemas"]["DiscountConditionsInput"];
+            buy_x_get_y?: components["schemas"]["BuyXGetY"] | null;
+            tiers?: components["schemas"]["DiscountTier"][];
+            /** @default false */
+            combinable?: boolean;
+            /**
+             * Format: int32
+             * @default 0
+             */
+            priority?: number;
+            /** Format: date-time */
+            starts_at?: string | null;
+            /**
+             * Format: date-time
+             * @description Must be after starts_at (400 otherwise).
+             */
+            ends_at?: string | null;
+        };
+        PromotionUpdate: {
+            title?: string;
+            status?: components["schemas"]["DiscountStatus"];
+            type?: components["schemas"]["PromotionType"];
+            value?: components["schemas"]["DiscountValue"];
+            target?: components["schemas"]["DiscountTarget"];
+            conditions?: components["schemas"]["DiscountConditionsInput"];
+            buy_x_get_y?: components["schemas"]["BuyXGetY"] | null;
+            tiers?: components["schemas"]["DiscountTier"][];
+            combinable?: boolean;
+            /** Format: int32 */
+            priority?: number;
+            /** Format: date-time */
+            starts_at?: string | null;
+            /** Format: date-time */
+            ends_at?: string | null;
+        };
+        /**
+         * @description One reduction applied, in stacking order: a `code` or an automatic `promotion` (`manual` is reserved for a
+         *     draft order's hand-typed discount). `lines` gives what it took off each line it touched (`line_index`: the
+         *     position in `lines` of a checkout, in `line_items` of an order);
+         *     `shipping_amount` what it took off shipping. `amount` is their sum: what a storefront shows as saved.
+         */
+        DiscountApplication: {
+            /** @enum {string} */
+            source: "code" | "promotion" | "manual";
+            /** @description The discount (`disc_`) or promotion (`promo_`); null for `manual`. */
+            id: string | null;
+            code: string | null;
+            title: string;
+            /** @enum {string} */
+            type: "percentage" | "fixed_amount" | "free_shipping" | "buy_x_get_y" | "tiered" | "manual";
+            /** Format: int64 */
+            amount: number;
+            lines: {
+                /** Format: int32 */
+                line_index: number;
+                /** Format: int64 */
+                amount: number;
+            }[];
+            /** Format: int64 */
+            shipping_amount: number;
+        };
+        DiscountCodeInput: {
+            /** @description The code as the shopper typed it (matched case-insensitively). */
+            code: string;
+        };
+        /**
+         * @description Why a discount code was refused: `discount_invalid` (no active code of the project by that name),
+         *     `discount_expired` (outside its `starts_at`-`ends_at` window), `discount_not_applicable` (with `reason`:
+         *     `min_subtotal`, `products`, `customer`, `currency` or `not_combinable`).
+         */
+        DiscountError: {
+            error: {
+                /**
+                 * @description Stable machine-readable code.
+                 * @enum {string}
+                 */
+                code: "discount_invalid" | "discount_expired" | "discount_not_applicable";
+                /** @description A human-readable explanation. */
+                message: string;
+                /** @description The offending field (`code`). */
+                field?: string;
+                /**
+                 * @description With `discount_not_applicable`: which rule failed.
+                 * @enum {string}
+                 */
+                reason?: "min_subtotal" | "products" | "customer" | "currency" | "not_combinable";
+            };
+        };
         /** @description Negotiated prices per variant in one currency; see the price-lists tag for how a customer's price is resolved. */
         PriceList: {
             id: components["schemas"]["PriceListId"];
@@ -10306,6 +10828,124 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description No such discount code in the caller's project. */
+        DiscountNotFound: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "not_found",
+                 *         "message": "Discount not found."
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description No such promotion in the caller's project. */
+        PromotionNotFound: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "not_found",
+                 *         "message": "Promotion not found."
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Another discount of the project has this code (compared case-insensitively), or the Idempotency-Key conflicts. */
+        DiscountConflict: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "conflict",
+                 *         "message": "Another discount already has this code.",
+                 *         "field": "code"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The code does not apply to this checkout or draft order (`discount_invalid`, `discount_expired`, `discount_not_applicable` with `reason`); nothing changed. */
+        DiscountCodeRejected: {
+            headers: {
+                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "discount_not_applicable",
+                 *         "message": "The code WELCOME10 needs a subtotal of at least 5000.",
+                 *         "field": "code",
+                 *         "reason": "min_subtotal"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["DiscountError"];
+            };
+        };
+        /** @description The code's total or per-customer usage limit is used up (`usage_limit_reached`), or the checkout cannot change (`conflict`, `checkout_locked`: see `CheckoutPaymentPending`). */
+        DiscountUsageLimitReached: {
+            headers: {
+                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "usage_limit_reached",
+                 *         "message": "The code WELCOME10 has reached its usage limit.",
+                 *         "field": "code"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["CheckoutError"];
+            };
+        };
         /** @description No such purchase order in the caller's project. */
         PurchaseOrderNotFound: {
             headers: {
@@ -10740,6 +11380,21 @@ export interface components {
          * @example comp_01jd5v0a2c4e6g8j0l2n4q6s8u
          */
         CompanyIdPath: string;
+        /**
+         * @description A discount code's ID (`disc_...`).
+         * @example disc_01jd5w0a2c4e6g8j0l2n4q6s8u
+         */
+        DiscountIdPath: string;
+        /**
+         * @description A promotion's ID (`promo_...`).
+         * @example promo_01jd5w0a2c4e6g8j0l2n4q6s8u
+         */
+        PromotionIdPath: string;
+        /**
+         * @description A discount code applied (compared case-insensitively).
+         * @example WELCOME10
+         */
+        DiscountCodePath: string;
         /**
          * @description A purchase order ID (`po_...`).
          * @example po_01jdc4a1b2c3d4e5f6g7h8j9k0
@@ -25288,7 +25943,8 @@ export interface operations {
                      *             "quantity": 2,
                      *             "unit_price": 9900,
                      *             "price_list_id": null,
-                     *             "total": 19800
+                     *             "total": 19800,
+                     *             "discount": 0
                      *           }
                      *         ],
                      *         "shipping_address": null,
@@ -25306,6 +25962,8 @@ export interface operations {
                      *         "tax_inclusive": true,
                      *         "shipping_cost": 0,
                      *         "discount": 0,
+                     *         "discount_codes": [],
+                     *         "discount_applications": [],
                      *         "total": 19800,
                      *         "payment": null,
                      *         "order_id": null,
@@ -25403,7 +26061,8 @@ export interface operations {
                      *             "quantity": 2,
                      *             "unit_price": 9900,
                      *             "price_list_id": null,
-                     *             "total": 19800
+                     *             "total": 19800,
+                     *             "discount": 0
                      *           }
                      *         ],
                      *         "shipping_address": {
@@ -25438,6 +26097,8 @@ export interface operations {
                      *         "tax_inclusive": true,
                      *         "shipping_cost": 490,
                      *         "discount": 0,
+                     *         "discount_codes": [],
+                     *         "discount_applications": [],
                      *         "total": 20290,
                      *         "payment": null,
                      *         "order_id": null,
@@ -25588,7 +26249,8 @@ export interface operations {
                      *             "quantity": 2,
                      *             "unit_price": 9900,
                      *             "price_list_id": null,
-                     *             "total": 19800
+                     *             "total": 19800,
+                     *             "discount": 0
                      *           }
                      *         ],
                      *         "shipping_address": null,
@@ -25606,6 +26268,8 @@ export interface operations {
                      *         "tax_inclusive": true,
                      *         "shipping_cost": 0,
                      *         "discount": 0,
+                     *         "discount_codes": [],
+                     *         "discount_applications": [],
                      *         "total": 19800,
                      *         "payment": null,
                      *         "order_id": null,
@@ -25725,7 +26389,8 @@ export interface operations {
                      *             "quantity": 2,
                      *             "unit_price": 9900,
                      *             "price_list_id": null,
-                     *             "total": 19800
+                     *             "total": 19800,
+                     *             "discount": 0
                      *           }
                      *         ],
                      *         "shipping_address": {
@@ -25760,6 +26425,8 @@ export interface operations {
                      *         "tax_inclusive": true,
                      *         "shipping_cost": 0,
                      *         "discount": 0,
+                     *         "discount_codes": [],
+                     *         "discount_applications": [],
                      *         "total": 19800,
                      *         "payment": null,
                      *         "order_id": null,
@@ -25886,7 +26553,8 @@ export interface operations {
                      *             "quantity": 2,
                      *             "unit_price": 9900,
                      *             "price_list_id": null,
-                     *             "total": 19800
+                     *             "total": 19800,
+                     *             "discount": 0
                      *           }
                      *         ],
                      *         "shipping_address": null,
@@ -25904,6 +26572,8 @@ export interface operations {
                      *         "tax_inclusive": true,
                      *         "shipping_cost": 0,
                      *         "discount": 0,
+                     *         "discount_codes": [],
+                     *         "discount_applications": [],
                      *         "total": 19800,
                      *         "payment": null,
                      *         "order_id": null,
@@ -26113,7 +26783,8 @@ export interface operations {
                      *             "quantity": 2,
                      *             "unit_price": 9900,
                      *             "price_list_id": null,
-                     *             "total": 19800
+                     *             "total": 19800,
+                     *             "discount": 0
                      *           }
                      *         ],
                      *         "shipping_address": null,
@@ -26131,6 +26802,8 @@ export interface operations {
                      *         "tax_inclusive": true,
                      *         "shipping_cost": 0,
                      *         "discount": 0,
+                     *         "discount_codes": [],
+                     *         "discount_applications": [],
                      *         "total": 19800,
                      *         "payment": null,
                      *         "order_id": null,
@@ -26175,6 +26848,287 @@ export interface operations {
             404: components["responses"]["CheckoutLineNotFound"];
             409: components["responses"]["CheckoutPaymentPending"];
             412: components["responses"]["BrowserPreconditionFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    applyCheckoutDiscountCode: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The `client_secret` `createCheckout` answered. Required unless the request carries the access token of the
+                 *     customer the checkout belongs to; a missing or wrong secret answers 404, as for an unknown checkout.
+                 * @example chks_Xq3v9Lm2Np8Rt4Wz6Yb1Cd5Fg7Hj0Kk2Mn4Pq6Ss8U
+                 */
+                "X-Checkout-Secret"?: components["parameters"]["CheckoutSecret"];
+            };
+            path: {
+                /**
+                 * @description A checkout ID (`chk_...`).
+                 * @example chk_01jd5w0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["CheckoutIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "code": "welcome10"
+                 *     }
+                 */
+                "application/json": components["schemas"]["DiscountCodeInput"];
+            };
+        };
+        responses: {
+            /** @description The checkout with the code applied. */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    ETag: components["headers"]["EntityTag"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "chk_01jd5w0a2c4e6g8j0l2n4q6s8u",
+                     *         "status": "open",
+                     *         "customer_id": null,
+                     *         "email": "jane.doe@example.com",
+                     *         "currency": "EUR",
+                     *         "lines": [
+                     *           {
+                     *             "id": "chkl_01jd5w1b3d5f7h9k1m3p5r7t9v",
+                     *             "product_id": "prod_01jd5kx8m2n4p6q8r0s2t4v6w8",
+                     *             "variant_id": "var_01jd5ky9n3p5q7r9s1t3v5w7x9",
+                     *             "title": "Trail Runner 2",
+                     *             "variant_title": "EU 42 / Black",
+                     *             "sku": "TR2-42-BLK",
+                     *             "quantity": 2,
+                     *             "unit_price": 9900,
+                     *             "price_list_id": null,
+                     *             "total": 19800,
+                     *             "discount": 1980
+                     *           }
+                     *         ],
+                     *         "shipping_address": null,
+                     *         "billing_address": null,
+                     *         "shipping_rate": null,
+                     *         "note": null,
+                     *         "subtotal": 19800,
+                     *         "tax": 0,
+                     *         "tax_data": {
+                     *           "total_tax": 0,
+                     *           "tax_inclusive": true,
+                     *           "source": "store_rates",
+                     *           "tax_lines": []
+                     *         },
+                     *         "tax_inclusive": true,
+                     *         "shipping_cost": 0,
+                     *         "discount": 1980,
+                     *         "discount_codes": [
+                     *           "WELCOME10"
+                     *         ],
+                     *         "discount_applications": [
+                     *           {
+                     *             "source": "code",
+                     *             "id": "disc_01jd5w0a2c4e6g8j0l2n4q6s8u",
+                     *             "code": "WELCOME10",
+                     *             "title": "10 % off a first order",
+                     *             "type": "percentage",
+                     *             "amount": 1980,
+                     *             "lines": [
+                     *               {
+                     *                 "line_index": 0,
+                     *                 "amount": 1980
+                     *               }
+                     *             ],
+                     *             "shipping_amount": 0
+                     *           }
+                     *         ],
+                     *         "total": 17820,
+                     *         "payment": null,
+                     *         "order_id": null,
+                     *         "draft_order_id": null,
+                     *         "completed_at": null,
+                     *         "expires_at": "2026-11-28T09:00:00.000Z",
+                     *         "created_at": "2026-11-21T09:00:00.000Z",
+                     *         "updated_at": "2026-11-21T09:05:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CheckoutEnvelope"];
+                };
+            };
+            /** @description A parameter or body field is invalid (`invalid_request` with `field`; `validation_error` with `details` when several are); the example is what this operation answers. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "code must be at least 1 character long.",
+                     *         "field": "code"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["CheckoutUnauthorized"];
+            403: components["responses"]["PublishableKeyForbidden"];
+            404: components["responses"]["CheckoutNotFound"];
+            409: components["responses"]["DiscountUsageLimitReached"];
+            422: components["responses"]["DiscountCodeRejected"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    removeCheckoutDiscountCode: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The `client_secret` `createCheckout` answered. Required unless the request carries the access token of the
+                 *     customer the checkout belongs to; a missing or wrong secret answers 404, as for an unknown checkout.
+                 * @example chks_Xq3v9Lm2Np8Rt4Wz6Yb1Cd5Fg7Hj0Kk2Mn4Pq6Ss8U
+                 */
+                "X-Checkout-Secret"?: components["parameters"]["CheckoutSecret"];
+            };
+            path: {
+                /**
+                 * @description A checkout ID (`chk_...`).
+                 * @example chk_01jd5w0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["CheckoutIdPath"];
+                /**
+                 * @description A discount code applied (compared case-insensitively).
+                 * @example WELCOME10
+                 */
+                code: components["parameters"]["DiscountCodePath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The checkout without the code. */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    ETag: components["headers"]["EntityTag"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "chk_01jd5w0a2c4e6g8j0l2n4q6s8u",
+                     *         "status": "open",
+                     *         "customer_id": null,
+                     *         "email": "jane.doe@example.com",
+                     *         "currency": "EUR",
+                     *         "lines": [
+                     *           {
+                     *             "id": "chkl_01jd5w1b3d5f7h9k1m3p5r7t9v",
+                     *             "product_id": "prod_01jd5kx8m2n4p6q8r0s2t4v6w8",
+                     *             "variant_id": "var_01jd5ky9n3p5q7r9s1t3v5w7x9",
+                     *             "title": "Trail Runner 2",
+                     *             "variant_title": "EU 42 / Black",
+                     *             "sku": "TR2-42-BLK",
+                     *             "quantity": 2,
+                     *             "unit_price": 9900,
+                     *             "price_list_id": null,
+                     *             "total": 19800,
+                     *             "discount": 0
+                     *           }
+                     *         ],
+                     *         "shipping_address": null,
+                     *         "billing_address": null,
+                     *         "shipping_rate": null,
+                     *         "note": null,
+                     *         "subtotal": 19800,
+                     *         "tax": 0,
+                     *         "tax_data": {
+                     *           "total_tax": 0,
+                     *           "tax_inclusive": true,
+                     *           "source": "store_rates",
+                     *           "tax_lines": []
+                     *         },
+                     *         "tax_inclusive": true,
+                     *         "shipping_cost": 0,
+                     *         "discount": 0,
+                     *         "discount_codes": [],
+                     *         "discount_applications": [],
+                     *         "total": 19800,
+                     *         "payment": null,
+                     *         "order_id": null,
+                     *         "draft_order_id": null,
+                     *         "completed_at": null,
+                     *         "expires_at": "2026-11-28T09:00:00.000Z",
+                     *         "created_at": "2026-11-21T09:00:00.000Z",
+                     *         "updated_at": "2026-11-21T09:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CheckoutEnvelope"];
+                };
+            };
+            /** @description A parameter or body field is invalid (`invalid_request` with `field`; `validation_error` with `details` when several are); the example is what this operation answers. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "q is not a query parameter of this operation. It takes no query parameters.",
+                     *         "field": "q"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["CheckoutUnauthorized"];
+            403: components["responses"]["PublishableKeyForbidden"];
+            404: components["responses"]["CheckoutNotFound"];
+            409: components["responses"]["CheckoutPaymentPending"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -29962,6 +30916,1119 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["CompanyContactNotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listDiscounts: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-100. A page also ends early once its rows would pass 1 MiB of JSON (see Pagination). */
+                limit?: components["parameters"]["Limit100"];
+                /** @description The `pagination.cursor` of the previous page. Opaque; a modified cursor answers 400. */
+                cursor?: components["parameters"]["Cursor"];
+                sort?: "created_at" | "updated_at";
+                /** @description Sort direction; newest first by default. */
+                order?: components["parameters"]["OrderDesc"];
+                status?: components["schemas"]["DiscountStatus"];
+                /** @description The discount with this code (compared case-insensitively). */
+                code?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of discount codes. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "disc_01jd5w0a2c4e6g8j0l2n4q6s8u",
+                     *           "code": "WELCOME10",
+                     *           "title": "10 % off a first order",
+                     *           "status": "active",
+                     *           "type": "percentage",
+                     *           "value": 10,
+                     *           "target": "order",
+                     *           "conditions": {
+                     *             "min_subtotal": 5000,
+                     *             "product_ids": [
+                     *               "prod_01jd5kx8m2n4p6q8r0s2t4v6w8"
+                     *             ],
+                     *             "collection_ids": [
+                     *               "col_01jd5kz0p4q6r8s0t2v4w6x8y0"
+                     *             ],
+                     *             "product_types": [],
+                     *             "customer_group_ids": [
+                     *               "cg_01jd5t0a2c4e6g8j0l2n4q6s8u"
+                     *             ],
+                     *             "customer_ids": [
+                     *               "cus_01jd5p0a2c4e6g8j0l2n4q6s8u"
+                     *             ],
+                     *             "currency": "EUR"
+                     *           },
+                     *           "combinable": false,
+                     *           "starts_at": null,
+                     *           "ends_at": "2027-12-31T23:00:00.000Z",
+                     *           "usage_limit": 1000,
+                     *           "usage_limit_per_customer": 1,
+                     *           "times_used": 0,
+                     *           "created_at": "2026-11-29T10:00:00.000Z",
+                     *           "updated_at": "2026-11-29T10:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "cursor": null,
+                     *         "has_more": false,
+                     *         "total": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Discount"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description A parameter or body field is invalid (`invalid_request` with `field`; `validation_error` with `details` when several are); the example is what this operation answers. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "limit must be at most 100.",
+                     *         "field": "limit"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createDiscount: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
+                 *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
+                 *     Keys are scoped to the API key (and data mode) that sent them and expire after 24 hours.
+                 * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "code": "WELCOME10",
+                 *       "title": "10 % off a first order",
+                 *       "type": "percentage",
+                 *       "value": 10,
+                 *       "conditions": {
+                 *         "min_subtotal": 5000,
+                 *         "currency": "EUR",
+                 *         "product_ids": [
+                 *           "prod_01jd5kx8m2n4p6q8r0s2t4v6w8"
+                 *         ],
+                 *         "collection_ids": [
+                 *           "col_01jd5kz0p4q6r8s0t2v4w6x8y0"
+                 *         ],
+                 *         "customer_group_ids": [
+                 *           "cg_01jd5t0a2c4e6g8j0l2n4q6s8u"
+                 *         ],
+                 *         "customer_ids": [
+                 *           "cus_01jd5p0a2c4e6g8j0l2n4q6s8u"
+                 *         ]
+                 *       },
+                 *       "ends_at": "2027-12-31T23:00:00.000Z",
+                 *       "usage_limit": 1000,
+                 *       "usage_limit_per_customer": 1
+                 *     }
+                 */
+                "application/json": components["schemas"]["DiscountCreate"];
+            };
+        };
+        responses: {
+            /** @description The new discount code. */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["EntityTag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "disc_01jd5w0a2c4e6g8j0l2n4q6s8u",
+                     *         "code": "WELCOME10",
+                     *         "title": "10 % off a first order",
+                     *         "status": "active",
+                     *         "type": "percentage",
+                     *         "value": 10,
+                     *         "target": "order",
+                     *         "conditions": {
+                     *           "min_subtotal": 5000,
+                     *           "product_ids": [
+                     *             "prod_01jd5kx8m2n4p6q8r0s2t4v6w8"
+                     *           ],
+                     *           "collection_ids": [
+                     *             "col_01jd5kz0p4q6r8s0t2v4w6x8y0"
+                     *           ],
+                     *           "product_types": [],
+                     *           "customer_group_ids": [
+                     *             "cg_01jd5t0a2c4e6g8j0l2n4q6s8u"
+                     *           ],
+                     *           "customer_ids": [
+                     *             "cus_01jd5p0a2c4e6g8j0l2n4q6s8u"
+                     *           ],
+                     *           "currency": "EUR"
+                     *         },
+                     *         "combinable": false,
+                     *         "starts_at": null,
+                     *         "ends_at": "2027-12-31T23:00:00.000Z",
+                     *         "usage_limit": 1000,
+                     *         "usage_limit_per_customer": 1,
+                     *         "times_used": 0,
+                     *         "created_at": "2026-11-29T10:00:00.000Z",
+                     *         "updated_at": "2026-11-29T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DiscountEnvelope"];
+                };
+            };
+            /** @description A parameter or body field is invalid (`invalid_request` with `field`; `validation_error` with `details` when several are); the example is what this operation answers. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "code must be at least 1 character long.",
+                     *         "field": "code"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            409: components["responses"]["DiscountConflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getDiscount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A discount code's ID (`disc_...`).
+                 * @example disc_01jd5w0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["DiscountIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The discount code. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["EntityTag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "disc_01jd5w0a2c4e6g8j0l2n4q6s8u",
+                     *         "code": "WELCOME10",
+                     *         "title": "10 % off a first order",
+                     *         "status": "active",
+                     *         "type": "percentage",
+                     *         "value": 10,
+                     *         "target": "order",
+                     *         "conditions": {
+                     *           "min_subtotal": 5000,
+                     *           "product_ids": [
+                     *             "prod_01jd5kx8m2n4p6q8r0s2t4v6w8"
+                     *           ],
+                     *           "collection_ids": [
+                     *             "col_01jd5kz0p4q6r8s0t2v4w6x8y0"
+                     *           ],
+                     *           "product_types": [],
+                     *           "customer_group_ids": [
+                     *             "cg_01jd5t0a2c4e6g8j0l2n4q6s8u"
+                     *           ],
+                     *           "customer_ids": [
+                     *             "cus_01jd5p0a2c4e6g8j0l2n4q6s8u"
+                     *           ],
+                     *           "currency": "EUR"
+                     *         },
+                     *         "combinable": false,
+                     *         "starts_at": null,
+                     *         "ends_at": "2027-12-31T23:00:00.000Z",
+                     *         "usage_limit": 1000,
+                     *         "usage_limit_per_customer": 1,
+                     *         "times_used": 0,
+                     *         "created_at": "2026-11-29T10:00:00.000Z",
+                     *         "updated_at": "2026-11-29T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DiscountEnvelope"];
+                };
+            };
+            /** @description A parameter or body field is invalid (`invalid_request` with `field`; `validation_error` with `details` when several are); the example is what this operation answers. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "q is not a query parameter of this operation. It takes no query parameters.",
+                     *         "field": "q"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["DiscountNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteDiscount: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the write conditional: one or more entity tags of the resource (as its `ETag` gave them, comma-separated)
+                 *     or `*`. When none of them is the resource's current tag the write is not made and the answer is 412
+                 *     `precondition_failed`; `*` matches any current version. Weak tags (`W/"..."`) never match. Without the header
+                 *     the write is unconditional.
+                 * @example "c2Kx1Q9rV7bN3mT5yH8dL0"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
+            path: {
+                /**
+                 * @description A discount code's ID (`disc_...`).
+                 * @example disc_01jd5w0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["DiscountIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted, or archived when used. */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A parameter or body field is invalid (`invalid_request` with `field`; `validation_error` with `details` when several are); the example is what this operation answers. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "q is not a query parameter of this operation. It takes no query parameters.",
+                     *         "field": "q"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["DiscountNotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateDiscount: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the write conditional: one or more entity tags of the resource (as its `ETag` gave them, comma-separated)
+                 *     or `*`. When none of them is the resource's current tag the write is not made and the answer is 412
+                 *     `precondition_failed`; `*` matches any current version. Weak tags (`W/"..."`) never match. Without the header
+                 *     the write is unconditional.
+                 * @example "c2Kx1Q9rV7bN3mT5yH8dL0"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
+            path: {
+                /**
+                 * @description A discount code's ID (`disc_...`).
+                 * @example disc_01jd5w0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["DiscountIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "usage_limit": 2000,
+                 *       "conditions": {
+                 *         "product_ids": [
+                 *           "prod_01jd5kx8m2n4p6q8r0s2t4v6w8"
+                 *         ],
+                 *         "collection_ids": [
+                 *           "col_01jd5kz0p4q6r8s0t2v4w6x8y0"
+                 *         ],
+                 *         "customer_group_ids": [
+                 *           "cg_01jd5t0a2c4e6g8j0l2n4q6s8u"
+                 *         ],
+                 *         "customer_ids": [
+                 *           "cus_01jd5p0a2c4e6g8j0l2n4q6s8u"
+                 *         ]
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["DiscountUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated discount code. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["EntityTag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "disc_01jd5w0a2c4e6g8j0l2n4q6s8u",
+                     *         "code": "WELCOME10",
+                     *         "title": "10 % off a first order",
+                     *         "status": "active",
+                     *         "type": "percentage",
+                     *         "value": 10,
+                     *         "target": "order",
+                     *         "conditions": {
+                     *           "min_subtotal": null,
+                     *           "product_ids": [
+                     *             "prod_01jd5kx8m2n4p6q8r0s2t4v6w8"
+                     *           ],
+                     *           "collection_ids": [
+                     *             "col_01jd5kz0p4q6r8s0t2v4w6x8y0"
+                     *           ],
+                     *           "product_types": [],
+                     *           "customer_group_ids": [
+                     *             "cg_01jd5t0a2c4e6g8j0l2n4q6s8u"
+                     *           ],
+                     *           "customer_ids": [
+                     *             "cus_01jd5p0a2c4e6g8j0l2n4q6s8u"
+                     *           ],
+                     *           "currency": null
+                     *         },
+                     *         "combinable": false,
+                     *         "starts_at": null,
+                     *         "ends_at": "2027-12-31T23:00:00.000Z",
+                     *         "usage_limit": 2000,
+                     *         "usage_limit_per_customer": 1,
+                     *         "times_used": 0,
+                     *         "created_at": "2026-11-29T10:00:00.000Z",
+                     *         "updated_at": "2026-11-29T11:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DiscountEnvelope"];
+                };
+            };
+            /** @description A parameter or body field is invalid (`invalid_request` with `field`; `validation_error` with `details` when several are); the example is what this operation answers. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "code must be at least 1 character long.",
+                     *         "field": "code"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["DiscountNotFound"];
+            409: components["responses"]["DiscountConflict"];
+            412: components["responses"]["PreconditionFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listPromotions: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-100. A page also ends early once its rows would pass 1 MiB of JSON (see Pagination). */
+                limit?: components["parameters"]["Limit100"];
+                /** @description The `pagination.cursor` of the previous page. Opaque; a modified cursor answers 400. */
+                cursor?: components["parameters"]["Cursor"];
+                sort?: "created_at" | "updated_at";
+                /** @description Sort direction; newest first by default. */
+                order?: components["parameters"]["OrderDesc"];
+                status?: components["schemas"]["DiscountStatus"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of promotions. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "promo_01jd5w0a2c4e6g8j0l2n4q6s8u",
+                     *           "title": "Socks, buy 2 get 1 free",
+                     *           "status": "active",
+                     *           "type": "buy_x_get_y",
+                     *           "value": 0,
+                     *           "target": "lines",
+                     *           "conditions": {
+                     *             "min_subtotal": null,
+                     *             "product_ids": [
+                     *               "prod_01jd5kx8m2n4p6q8r0s2t4v6w8"
+                     *             ],
+                     *             "collection_ids": [
+                     *               "col_01jd5kz0p4q6r8s0t2v4w6x8y0"
+                     *             ],
+                     *             "product_types": [
+                     *               "Socks"
+                     *             ],
+                     *             "customer_group_ids": [
+                     *               "cg_01jd5t0a2c4e6g8j0l2n4q6s8u"
+                     *             ],
+                     *             "customer_ids": [
+                     *               "cus_01jd5p0a2c4e6g8j0l2n4q6s8u"
+                     *             ],
+                     *             "currency": null
+                     *           },
+                     *           "buy_x_get_y": {
+                     *             "buy_quantity": 2,
+                     *             "get_quantity": 1,
+                     *             "get_percentage": 100
+                     *           },
+                     *           "tiers": [],
+                     *           "combinable": true,
+                     *           "priority": 10,
+                     *           "starts_at": null,
+                     *           "ends_at": null,
+                     *           "times_used": 0,
+                     *           "created_at": "2026-11-29T10:00:00.000Z",
+                     *           "updated_at": "2026-11-29T10:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "cursor": null,
+                     *         "has_more": false,
+                     *         "total": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Promotion"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description A parameter or body field is invalid (`invalid_request` with `field`; `validation_error` with `details` when several are); the example is what this operation answers. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "limit must be at most 100.",
+                     *         "field": "limit"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createPromotion: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
+                 *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
+                 *     Keys are scoped to the API key (and data mode) that sent them and expire after 24 hours.
+                 * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "title": "Socks, buy 2 get 1 free",
+                 *       "type": "buy_x_get_y",
+                 *       "target": "lines",
+                 *       "conditions": {
+                 *         "product_types": [
+                 *           "Socks"
+                 *         ],
+                 *         "product_ids": [
+                 *           "prod_01jd5kx8m2n4p6q8r0s2t4v6w8"
+                 *         ],
+                 *         "collection_ids": [
+                 *           "col_01jd5kz0p4q6r8s0t2v4w6x8y0"
+                 *         ],
+                 *         "customer_group_ids": [
+                 *           "cg_01jd5t0a2c4e6g8j0l2n4q6s8u"
+                 *         ],
+                 *         "customer_ids": [
+                 *           "cus_01jd5p0a2c4e6g8j0l2n4q6s8u"
+                 *         ]
+                 *       },
+                 *       "buy_x_get_y": {
+                 *         "buy_quantity": 2,
+                 *         "get_quantity": 1,
+                 *         "get_percentage": 100
+                 *       },
+                 *       "combinable": true,
+                 *       "priority": 10
+                 *     }
+                 */
+                "application/json": components["schemas"]["PromotionCreate"];
+            };
+        };
+        responses: {
+            /** @description The new promotion. */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["EntityTag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "promo_01jd5w0a2c4e6g8j0l2n4q6s8u",
+                     *         "title": "Socks, buy 2 get 1 free",
+                     *         "status": "active",
+                     *         "type": "buy_x_get_y",
+                     *         "value": 0,
+                     *         "target": "lines",
+                     *         "conditions": {
+                     *           "min_subtotal": null,
+                     *           "product_ids": [
+                     *             "prod_01jd5kx8m2n4p6q8r0s2t4v6w8"
+                     *           ],
+                     *           "collection_ids": [
+                     *             "col_01jd5kz0p4q6r8s0t2v4w6x8y0"
+                     *           ],
+                     *           "product_types": [
+                     *             "Socks"
+                     *           ],
+                     *           "customer_group_ids": [
+                     *             "cg_01jd5t0a2c4e6g8j0l2n4q6s8u"
+                     *           ],
+                     *           "customer_ids": [
+                     *             "cus_01jd5p0a2c4e6g8j0l2n4q6s8u"
+                     *           ],
+                     *           "currency": null
+                     *         },
+                     *         "buy_x_get_y": {
+                     *           "buy_quantity": 2,
+                     *           "get_quantity": 1,
+                     *           "get_percentage": 100
+                     *         },
+                     *         "tiers": [],
+                     *         "combinable": true,
+                     *         "priority": 10,
+                     *         "starts_at": null,
+                     *         "ends_at": null,
+                     *         "times_used": 0,
+                     *         "created_at": "2026-11-29T10:00:00.000Z",
+                     *         "updated_at": "2026-11-29T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PromotionEnvelope"];
+                };
+            };
+            /** @description A parameter or body field is invalid (`invalid_request` with `field`; `validation_error` with `details` when several are); the example is what this operation answers. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "title must be at least 1 character long.",
+                     *         "field": "title"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            409: components["responses"]["IdempotencyConflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getPromotion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A promotion's ID (`promo_...`).
+                 * @example promo_01jd5w0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["PromotionIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The promotion. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["EntityTag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "promo_01jd5w0a2c4e6g8j0l2n4q6s8u",
+                     *         "title": "Socks, buy 2 get 1 free",
+                     *         "status": "active",
+                     *         "type": "buy_x_get_y",
+                     *         "value": 0,
+                     *         "target": "lines",
+                     *         "conditions": {
+                     *           "min_subtotal": null,
+                     *           "product_ids": [
+                     *             "prod_01jd5kx8m2n4p6q8r0s2t4v6w8"
+                     *           ],
+                     *           "collection_ids": [
+                     *             "col_01jd5kz0p4q6r8s0t2v4w6x8y0"
+                     *           ],
+                     *           "product_types": [
+                     *             "Socks"
+                     *           ],
+                     *           "customer_group_ids": [
+                     *             "cg_01jd5t0a2c4e6g8j0l2n4q6s8u"
+                     *           ],
+                     *           "customer_ids": [
+                     *             "cus_01jd5p0a2c4e6g8j0l2n4q6s8u"
+                     *           ],
+                     *           "currency": null
+                     *         },
+                     *         "buy_x_get_y": {
+                     *           "buy_quantity": 2,
+                     *           "get_quantity": 1,
+                     *           "get_percentage": 100
+                     *         },
+                     *         "tiers": [],
+                     *         "combinable": true,
+                     *         "priority": 10,
+                     *         "starts_at": null,
+                     *         "ends_at": null,
+                     *         "times_used": 0,
+                     *         "created_at": "2026-11-29T10:00:00.000Z",
+                     *         "updated_at": "2026-11-29T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PromotionEnvelope"];
+                };
+            };
+            /** @description A parameter or body field is invalid (`invalid_request` with `field`; `validation_error` with `details` when several are); the example is what this operation answers. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "q is not a query parameter of this operation. It takes no query parameters.",
+                     *         "field": "q"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["PromotionNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deletePromotion: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the write conditional: one or more entity tags of the resource (as its `ETag` gave them, comma-separated)
+                 *     or `*`. When none of them is the resource's current tag the write is not made and the answer is 412
+                 *     `precondition_failed`; `*` matches any current version. Weak tags (`W/"..."`) never match. Without the header
+                 *     the write is unconditional.
+                 * @example "c2Kx1Q9rV7bN3mT5yH8dL0"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
+            path: {
+                /**
+                 * @description A promotion's ID (`promo_...`).
+                 * @example promo_01jd5w0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["PromotionIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted, or archived when used. */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A parameter or body field is invalid (`invalid_request` with `field`; `validation_error` with `details` when several are); the example is what this operation answers. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "q is not a query parameter of this operation. It takes no query parameters.",
+                     *         "field": "q"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["PromotionNotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updatePromotion: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the write conditional: one or more entity tags of the resource (as its `ETag` gave them, comma-separated)
+                 *     or `*`. When none of them is the resource's current tag the write is not made and the answer is 412
+                 *     `precondition_failed`; `*` matches any current version. Weak tags (`W/"..."`) never match. Without the header
+                 *     the write is unconditional.
+                 * @example "c2Kx1Q9rV7bN3mT5yH8dL0"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
+            path: {
+                /**
+                 * @description A promotion's ID (`promo_...`).
+                 * @example promo_01jd5w0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["PromotionIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "priority": 20,
+                 *       "conditions": {
+                 *         "product_ids": [
+                 *           "prod_01jd5kx8m2n4p6q8r0s2t4v6w8"
+                 *         ],
+                 *         "collection_ids": [
+                 *           "col_01jd5kz0p4q6r8s0t2v4w6x8y0"
+                 *         ],
+                 *         "customer_group_ids": [
+                 *           "cg_01jd5t0a2c4e6g8j0l2n4q6s8u"
+                 *         ],
+                 *         "customer_ids": [
+                 *           "cus_01jd5p0a2c4e6g8j0l2n4q6s8u"
+                 *         ]
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["PromotionUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated promotion. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["EntityTag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "promo_01jd5w0a2c4e6g8j0l2n4q6s8u",
+                     *         "title": "Socks, buy 2 get 1 free",
+                     *         "status": "active",
+                     *         "type": "buy_x_get_y",
+                     *         "value": 0,
+                     *         "target": "lines",
+                     *         "conditions": {
+                     *           "min_subtotal": null,
+                     *           "product_ids": [
+                     *             "prod_01jd5kx8m2n4p6q8r0s2t4v6w8"
+                     *           ],
+                     *           "collection_ids": [
+                     *             "col_01jd5kz0p4q6r8s0t2v4w6x8y0"
+                     *           ],
+                     *           "product_types": [],
+                     *           "customer_group_ids": [
+                     *             "cg_01jd5t0a2c4e6g8j0l2n4q6s8u"
+                     *           ],
+                     *           "customer_ids": [
+                     *             "cus_01jd5p0a2c4e6g8j0l2n4q6s8u"
+                     *           ],
+                     *           "currency": null
+                     *         },
+                     *         "buy_x_get_y": {
+                     *           "buy_quantity": 2,
+                     *           "get_quantity": 1,
+                     *           "get_percentage": 100
+                     *         },
+                     *         "tiers": [],
+                     *         "combinable": true,
+                     *         "priority": 20,
+                     *         "starts_at": null,
+                     *         "ends_at": null,
+                     *         "times_used": 0,
+                     *         "created_at": "2026-11-29T10:00:00.000Z",
+                     *         "updated_at": "2026-11-29T11:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PromotionEnvelope"];
+                };
+            };
+            /** @description A parameter or body field is invalid (`invalid_request` with `field`; `validation_error` with `details` when several are); the example is what this operation answers. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "title must be at least 1 character long.",
+                     *         "field": "title"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["PromotionNotFound"];
             412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];

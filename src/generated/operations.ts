@@ -32,6 +32,7 @@ export type OperationId =
   | 'addCustomerGroupMembers'
   | 'addDraftOrderItems'
   | 'adjustStoreCredit'
+  | 'applyCheckoutDiscountCode'
   | 'approveReturn'
   | 'archiveMetafieldDefinition'
   | 'blockSuggestion'
@@ -56,6 +57,7 @@ export type OperationId =
   | 'createCustomerAddress'
   | 'createCustomerGroup'
   | 'createCustomerNote'
+  | 'createDiscount'
   | 'createDraftOrder'
   | 'createFile'
   | 'createLocation'
@@ -68,6 +70,7 @@ export type OperationId =
   | 'createPriceList'
   | 'createProduct'
   | 'createProject'
+  | 'createPromotion'
   | 'createPurchaseOrder'
   | 'createShippingRate'
   | 'createShippingZone'
@@ -85,6 +88,7 @@ export type OperationId =
   | 'deleteCustomerGroup'
   | 'deleteCustomerMetafield'
   | 'deleteCustomerNote'
+  | 'deleteDiscount'
   | 'deleteDraftOrder'
   | 'deleteDraftOrderItem'
   | 'deleteLocation'
@@ -94,6 +98,7 @@ export type OperationId =
   | 'deletePriceList'
   | 'deleteProduct'
   | 'deleteProductMetafield'
+  | 'deletePromotion'
   | 'deleteShippingRate'
   | 'deleteShippingZone'
   | 'deleteSuggestionBlock'
@@ -114,6 +119,7 @@ export type OperationId =
   | 'getCustomerGroup'
   | 'getCustomerMetafields'
   | 'getCustomerStoreCredit'
+  | 'getDiscount'
   | 'getDocs'
   | 'getDocsAsset'
   | 'getDraftOrder'
@@ -132,6 +138,7 @@ export type OperationId =
   | 'getProduct'
   | 'getProductMetafields'
   | 'getProject'
+  | 'getPromotion'
   | 'getPurchaseOrder'
   | 'getReadiness'
   | 'getReturn'
@@ -156,6 +163,7 @@ export type OperationId =
   | 'listCustomerGroups'
   | 'listCustomerNotes'
   | 'listCustomers'
+  | 'listDiscounts'
   | 'listDraftOrders'
   | 'listLocations'
   | 'listMerchandisingRules'
@@ -169,6 +177,7 @@ export type OperationId =
   | 'listPriceListPrices'
   | 'listPriceLists'
   | 'listProducts'
+  | 'listPromotions'
   | 'listPurchaseOrders'
   | 'listShippingZones'
   | 'listStoreCreditTransactions'
@@ -190,6 +199,7 @@ export type OperationId =
   | 'refreshCustomerToken'
   | 'registerCustomer'
   | 'rejectReturn'
+  | 'removeCheckoutDiscountCode'
   | 'removeCheckoutLine'
   | 'removeCollectionProduct'
   | 'removeCustomerGroupMember'
@@ -228,6 +238,7 @@ export type OperationId =
   | 'updateCustomer'
   | 'updateCustomerAddress'
   | 'updateCustomerGroup'
+  | 'updateDiscount'
   | 'updateDraftOrder'
   | 'updateDraftOrderItem'
   | 'updateLocation'
@@ -237,6 +248,7 @@ export type OperationId =
   | 'updatePriceList'
   | 'updateProduct'
   | 'updateProject'
+  | 'updatePromotion'
   | 'updatePurchaseOrder'
   | 'updateShippingRate'
   | 'updateShippingZone'
@@ -252,6 +264,7 @@ export interface OperationAuth {
   addCustomerGroupMembers: 'secret';
   addDraftOrderItems: 'secret';
   adjustStoreCredit: 'secret';
+  applyCheckoutDiscountCode: 'publishable';
   approveReturn: 'secret';
   archiveMetafieldDefinition: 'secret';
   blockSuggestion: 'secret';
@@ -276,6 +289,7 @@ export interface OperationAuth {
   createCustomerAddress: 'secret';
   createCustomerGroup: 'secret';
   createCustomerNote: 'secret';
+  createDiscount: 'secret';
   createDraftOrder: 'secret';
   createFile: 'secret';
   createLocation: 'secret';
@@ -288,6 +302,7 @@ export interface OperationAuth {
   createPriceList: 'secret';
   createProduct: 'secret';
   createProject: 'platform';
+  createPromotion: 'secret';
   createPurchaseOrder: 'secret';
   createShippingRate: 'secret';
   createShippingZone: 'secret';
@@ -305,6 +320,7 @@ export interface OperationAuth {
   deleteCustomerGroup: 'secret';
   deleteCustomerMetafield: 'secret';
   deleteCustomerNote: 'secret';
+  deleteDiscount: 'secret';
   deleteDraftOrder: 'secret';
   deleteDraftOrderItem: 'secret';
   deleteLocation: 'secret';
@@ -314,6 +330,7 @@ export interface OperationAuth {
   deletePriceList: 'secret';
   deleteProduct: 'secret';
   deleteProductMetafield: 'secret';
+  deletePromotion: 'secret';
   deleteShippingRate: 'secret';
   deleteShippingZone: 'secret';
   deleteSuggestionBlock: 'secret';
@@ -334,6 +351,7 @@ export interface OperationAuth {
   getCustomerGroup: 'secret';
   getCustomerMetafields: 'secret';
   getCustomerStoreCredit: 'secret';
+  getDiscount: 'secret';
   getDocs: 'none';
   getDocsAsset: 'none';
   getDraftOrder: 'secret';
@@ -352,6 +370,7 @@ export interface OperationAuth {
   getProduct: 'publishable';
   getProductMetafields: 'publishable';
   getProject: 'platform';
+  getPromotion: 'secret';
   getPurchaseOrder: 'secret';
   getReadiness: 'none';
   getReturn: 'secret';
@@ -376,6 +395,7 @@ export interface OperationAuth {
   listCustomerGroups: 'secret';
   listCustomerNotes: 'secret';
   listCustomers: 'secret';
+  listDiscounts: 'secret';
   listDraftOrders: 'secret';
   listLocations: 'secret';
   listMerchandisingRules: 'secret';
@@ -389,6 +409,7 @@ export interface OperationAuth {
   listPriceListPrices: 'secret';
   listPriceLists: 'secret';
   listProducts: 'publishable';
+  listPromotions: 'secret';
   listPurchaseOrders: 'secret';
   listShippingZones: 'secret';
   listStoreCreditTransactions: 'secret';
@@ -410,6 +431,7 @@ export interface OperationAuth {
   refreshCustomerToken: 'publishable';
   registerCustomer: 'publishable';
   rejectReturn: 'secret';
+  removeCheckoutDiscountCode: 'publishable';
   removeCheckoutLine: 'publishable';
   removeCollectionProduct: 'secret';
   removeCustomerGroupMember: 'secret';
@@ -448,6 +470,7 @@ export interface OperationAuth {
   updateCustomer: 'secret';
   updateCustomerAddress: 'secret';
   updateCustomerGroup: 'secret';
+  updateDiscount: 'secret';
   updateDraftOrder: 'secret';
   updateDraftOrderItem: 'secret';
   updateLocation: 'secret';
@@ -457,6 +480,7 @@ export interface OperationAuth {
   updatePriceList: 'secret';
   updateProduct: 'secret';
   updateProject: 'platform';
+  updatePromotion: 'secret';
   updatePurchaseOrder: 'secret';
   updateShippingRate: 'secret';
   updateShippingZone: 'secret';
@@ -468,11 +492,12 @@ export interface OperationAuth {
 /** The operations of each tag (area), for typing an area's handler map. */
 export interface OperationsByTag {
   'catalog': 'addCollectionProducts' | 'createCollection' | 'createFile' | 'createProduct' | 'createVariant' | 'deleteCollection' | 'deleteProduct' | 'deleteVariant' | 'duplicateProduct' | 'getCollection' | 'getFile' | 'getProduct' | 'getVariant' | 'listCollections' | 'listProducts' | 'removeCollectionProduct' | 'updateCollection' | 'updateProduct' | 'updateVariant';
-  'checkouts': 'addCheckoutLines' | 'completeCheckout' | 'createCheckout' | 'createCheckoutFromDraft' | 'getCheckout' | 'listCheckoutShippingRates' | 'receiveStripeWebhook' | 'removeCheckoutLine' | 'updateCheckout' | 'updateCheckoutLine';
+  'checkouts': 'addCheckoutLines' | 'applyCheckoutDiscountCode' | 'completeCheckout' | 'createCheckout' | 'createCheckoutFromDraft' | 'getCheckout' | 'listCheckoutShippingRates' | 'receiveStripeWebhook' | 'removeCheckoutDiscountCode' | 'removeCheckoutLine' | 'updateCheckout' | 'updateCheckoutLine';
   'companies': 'createCompany' | 'createCompanyAddress' | 'createCompanyContact' | 'deleteCompany' | 'deleteCompanyAddress' | 'deleteCompanyContact' | 'getCompany' | 'listCompanies' | 'listCompanyAddresses' | 'listCompanyContacts' | 'updateCompany' | 'updateCompanyAddress' | 'updateCompanyContact';
   'customer-auth': 'changeCurrentCustomerPassword' | 'createCurrentCustomerAddress' | 'createCurrentCustomerOrderReturn' | 'deleteCurrentCustomerAddress' | 'getCurrentCustomer' | 'getCurrentCustomerAddress' | 'getCurrentCustomerOrder' | 'getCurrentCustomerStoreCredit' | 'listCurrentCustomerAddresses' | 'listCurrentCustomerOrders' | 'listCurrentCustomerStoreCreditTransactions' | 'loginCustomer' | 'logoutCustomer' | 'refreshCustomerToken' | 'registerCustomer' | 'requestPasswordReset' | 'resetPassword' | 'updateCurrentCustomer' | 'updateCurrentCustomerAddress';
   'customer-groups': 'addCustomerGroupMembers' | 'createCustomerGroup' | 'deleteCustomerGroup' | 'getCustomerGroup' | 'listCustomerGroups' | 'removeCustomerGroupMember' | 'updateCustomerGroup';
   'customers': 'createCustomer' | 'createCustomerAddress' | 'createCustomerNote' | 'deleteCustomer' | 'deleteCustomerAddress' | 'deleteCustomerNote' | 'getCustomer' | 'listCustomerAddresses' | 'listCustomerNotes' | 'listCustomers' | 'updateCustomer' | 'updateCustomerAddress';
+  'discounts': 'createDiscount' | 'createPromotion' | 'deleteDiscount' | 'deletePromotion' | 'getDiscount' | 'getPromotion' | 'listDiscounts' | 'listPromotions' | 'updateDiscount' | 'updatePromotion';
   'draft-orders': 'addDraftOrderItems' | 'completeDraftOrder' | 'createDraftOrder' | 'deleteDraftOrder' | 'deleteDraftOrderItem' | 'getDraftOrder' | 'listDraftOrders' | 'sendDraftOrder' | 'updateDraftOrder' | 'updateDraftOrderItem';
   'inventory': 'listVariantInventoryLevels' | 'setInventoryLevel';
   'locations': 'createLocation' | 'deleteLocation' | 'getLocation' | 'listLocations' | 'setDefaultLocation' | 'transferLocationInventory' | 'updateLocation';
@@ -560,6 +585,21 @@ export const operationIndex: readonly OperationMeta[] = [
     "auth": "secret",
     "customerTokenOptional": false,
     "idempotent": true,
+    "entityTag": false,
+    "ifMatch": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "applyCheckoutDiscountCode",
+    "method": "POST",
+    "path": "/v1/checkouts/{id}/discount-codes",
+    "tag": "checkouts",
+    "auth": "publishable",
+    "customerTokenOptional": true,
+    "idempotent": false,
     "entityTag": false,
     "ifMatch": false,
     "hasBody": true,
@@ -928,6 +968,21 @@ export const operationIndex: readonly OperationMeta[] = [
     "queryParams": []
   },
   {
+    "operationId": "createDiscount",
+    "method": "POST",
+    "path": "/v1/discounts",
+    "tag": "discounts",
+    "auth": "secret",
+    "customerTokenOptional": false,
+    "idempotent": true,
+    "entityTag": true,
+    "ifMatch": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
     "operationId": "createDraftOrder",
     "method": "POST",
     "path": "/v1/draft-orders",
@@ -1101,6 +1156,21 @@ export const operationIndex: readonly OperationMeta[] = [
     "customerTokenOptional": false,
     "idempotent": true,
     "entityTag": false,
+    "ifMatch": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "createPromotion",
+    "method": "POST",
+    "path": "/v1/promotions",
+    "tag": "discounts",
+    "auth": "secret",
+    "customerTokenOptional": false,
+    "idempotent": true,
+    "entityTag": true,
     "ifMatch": false,
     "hasBody": true,
     "bodyRequired": true,
@@ -1363,6 +1433,21 @@ export const operationIndex: readonly OperationMeta[] = [
     "queryParams": []
   },
   {
+    "operationId": "deleteDiscount",
+    "method": "DELETE",
+    "path": "/v1/discounts/{id}",
+    "tag": "discounts",
+    "auth": "secret",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "entityTag": false,
+    "ifMatch": true,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
     "operationId": "deleteDraftOrder",
     "method": "DELETE",
     "path": "/v1/draft-orders/{id}",
@@ -1492,6 +1577,21 @@ export const operationIndex: readonly OperationMeta[] = [
     "idempotent": false,
     "entityTag": false,
     "ifMatch": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "deletePromotion",
+    "method": "DELETE",
+    "path": "/v1/promotions/{id}",
+    "tag": "discounts",
+    "auth": "secret",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "entityTag": false,
+    "ifMatch": true,
     "hasBody": false,
     "bodyRequired": false,
     "arrayQuery": [],
@@ -1822,6 +1922,21 @@ export const operationIndex: readonly OperationMeta[] = [
     "queryParams": []
   },
   {
+    "operationId": "getDiscount",
+    "method": "GET",
+    "path": "/v1/discounts/{id}",
+    "tag": "discounts",
+    "auth": "secret",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "entityTag": true,
+    "ifMatch": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
     "operationId": "getDocs",
     "method": "GET",
     "path": "/docs",
@@ -2104,6 +2219,21 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/platform/v1/projects/{id}",
     "tag": "platform",
     "auth": "platform",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "entityTag": true,
+    "ifMatch": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "getPromotion",
+    "method": "GET",
+    "path": "/v1/promotions/{id}",
+    "tag": "discounts",
+    "auth": "secret",
     "customerTokenOptional": false,
     "idempotent": false,
     "entityTag": true,
@@ -2570,6 +2700,28 @@ export const operationIndex: readonly OperationMeta[] = [
     ]
   },
   {
+    "operationId": "listDiscounts",
+    "method": "GET",
+    "path": "/v1/discounts",
+    "tag": "discounts",
+    "auth": "secret",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "entityTag": false,
+    "ifMatch": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": [
+      "limit",
+      "cursor",
+      "sort",
+      "order",
+      "status",
+      "code"
+    ]
+  },
+  {
     "operationId": "listDraftOrders",
     "method": "GET",
     "path": "/v1/draft-orders",
@@ -2842,6 +2994,27 @@ export const operationIndex: readonly OperationMeta[] = [
       "created_after",
       "expand",
       "fields"
+    ]
+  },
+  {
+    "operationId": "listPromotions",
+    "method": "GET",
+    "path": "/v1/promotions",
+    "tag": "discounts",
+    "auth": "secret",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "entityTag": false,
+    "ifMatch": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": [
+      "limit",
+      "cursor",
+      "sort",
+      "order",
+      "status"
     ]
   },
   {
@@ -3208,6 +3381,21 @@ export const operationIndex: readonly OperationMeta[] = [
     "entityTag": false,
     "ifMatch": false,
     "hasBody": true,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "removeCheckoutDiscountCode",
+    "method": "DELETE",
+    "path": "/v1/checkouts/{id}/discount-codes/{code}",
+    "tag": "checkouts",
+    "auth": "publishable",
+    "customerTokenOptional": true,
+    "idempotent": false,
+    "entityTag": true,
+    "ifMatch": false,
+    "hasBody": false,
     "bodyRequired": false,
     "arrayQuery": [],
     "queryParams": []
@@ -3802,6 +3990,21 @@ export const operationIndex: readonly OperationMeta[] = [
     "queryParams": []
   },
   {
+    "operationId": "updateDiscount",
+    "method": "PATCH",
+    "path": "/v1/discounts/{id}",
+    "tag": "discounts",
+    "auth": "secret",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "entityTag": true,
+    "ifMatch": true,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
     "operationId": "updateDraftOrder",
     "method": "PATCH",
     "path": "/v1/draft-orders/{id}",
@@ -3927,6 +4130,21 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/platform/v1/projects/{id}",
     "tag": "platform",
     "auth": "platform",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "entityTag": true,
+    "ifMatch": true,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "updatePromotion",
+    "method": "PATCH",
+    "path": "/v1/promotions/{id}",
+    "tag": "discounts",
+    "auth": "secret",
     "customerTokenOptional": false,
     "idempotent": false,
     "entityTag": true,

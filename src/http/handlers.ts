@@ -4,6 +4,7 @@ import { customerAuthHandlers } from '../modules/customer-auth/customer-auth.han
 import { companyHandlers } from '../modules/companies/companies.handlers.js';
 import { customerGroupHandlers } from '../modules/customer-groups/customer-groups.handlers.js';
 import { customerHandlers } from '../modules/customers/customers.handlers.js';
+import { discountHandlers } from '../modules/discounts/discounts.handlers.js';
 import { draftOrderHandlers } from '../modules/draft-orders/draft-orders.handlers.js';
 import { healthDocsHandlers } from '../modules/health-docs/health-docs.handlers.js';
 import { inventoryHandlers } from '../modules/inventory/inventory.handlers.js';
@@ -45,6 +46,7 @@ export const handlers = {
   ...customerGroupHandlers,
   ...companyHandlers,
   ...priceListHandlers,
+  ...discountHandlers,
   ...searchHandlers,
   ...shippingHandlers,
   ...webhookHandlers,

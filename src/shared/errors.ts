@@ -1,10 +1,18 @@
 import type { components } from '../generated/openapi.js';
 
-/** The codes of `Error`, and the checkout completion's own (`CheckoutError`, declared only where they occur). */
+/**
+ * The codes of `Error`, the checkout completion's own (`CheckoutError`) and a refused discount code's
+ * (`DiscountError`), each declared only where they occur.
+ */
 export type ErrorCode =
-  components['schemas']['Error']['error']['code'] | components['schemas']['CheckoutError']['error']['code'];
-/** An error answer's body: `Error`, or `CheckoutError` for the codes only completeCheckout answers. */
-export type ErrorBody = components['schemas']['Error'] | components['schemas']['CheckoutError'];
+  | components['schemas']['Error']['error']['code']
+  | components['schemas']['CheckoutError']['error']['code']
+  | components['schemas']['DiscountError']['error']['code'];
+/** An error answer's body: `Error`, `CheckoutError` or `DiscountError` for the codes only their operations answer. */
+export type ErrorBody =
+  components['schemas']['Error'] | components['schemas']['CheckoutError'] | components['schemas']['DiscountError'];
+/** Why a discount code does not apply (`DiscountError`'s `reason`). */
+export type DiscountReason = NonNullable<components['schemas']['DiscountError']['error']['reason']>;
 export type ErrorDetail = NonNullable<components['schemas']['Error']['error']['details']>[number];
 
 /** The one table from error code to HTTP status; a code without a status does not compile. */
@@ -32,6 +40,12 @@ export const httpStatusFor: Record<ErrorCode, number> = {
   checkout_locked: 409,
   // The draft order a pay link or checkout pays was completed, or cannot be paid online (createCheckoutFromDraft).
   draft_order_completed: 409,
+  // A discount code's total or per-customer limit is used up (openapi.yaml, the discounts tag, "Usage").
+  usage_limit_reached: 409,
+  // A discount code refused: unknown, outside its window, or its conditions fail (applyCheckoutDiscountCode).
+  discount_invalid: 422,
+  discount_expired: 422,
+  discount_not_applicable: 422,
   // A checkout's store_credit.amount is more than the customer's balance (openapi.yaml, completeCheckout).
   insufficient_store_credit: 409,
 };
@@ -45,6 +59,8 @@ export class AppError extends Error {
       field?: string;
       details?: ErrorDetail[];
       headers?: Record<string, string>;
+      /** With discount_not_applicable: which rule failed. */
+      reason?: DiscountReason;
       /** Only for 405, which the code table has no code of its own for. */
       status?: 405;
     } = {},
@@ -58,13 +74,14 @@ export class AppError extends Error {
   }
 
   toBody(): ErrorBody {
-    const { field, details } = this.options;
+    const { field, details, reason } = this.options;
     return {
       error: {
         code: this.code,
         message: this.message,
         ...(field !== undefined && { field }),
         ...(details !== undefined && { details }),
+        ...(reason !== undefined && { reason }),
       },
     } as ErrorBody;
   }

@@ -92,6 +92,17 @@ export async function storefront(): Promise<string> {
   await shop.GET('/v1/search', { params: { query: { q: 'shirt' } } });
   // @ts-expect-error the rate lookup body has no property zip (postal_code)
   await shop.POST('/v1/shipping/rates', { body: { country: 'US', subtotal: 100, currency: 'USD', zip: '10001' } });
+  // The storefront applies and removes discount codes on its checkout.
+  const secret = { 'X-Checkout-Secret': 'chks_...' };
+  await shop.POST('/v1/checkouts/{id}/discount-codes', {
+    params: { path: { id: 'chk_...' }, header: secret },
+    body: { code: 'WELCOME10' },
+  });
+  await shop.DELETE('/v1/checkouts/{id}/discount-codes/{code}', {
+    params: { path: { id: 'chk_...', code: 'WELCOME10' }, header: secret },
+  });
+  // @ts-expect-error creating a discount code takes the secret key
+  await shop.POST('/v1/discounts', { body: { code: 'X', title: 'X', type: 'percentage', value: 5 } });
   shop.signIn('eyJ...');
   const { data } = await shop.GET('/v1/me');
   shop.signOut();

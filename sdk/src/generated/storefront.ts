@@ -10,6 +10,8 @@ export interface StorefrontOperations {
   '/v1/checkouts': 'post';
   '/v1/checkouts/{id}': 'get' | 'patch';
   '/v1/checkouts/{id}/complete': 'post';
+  '/v1/checkouts/{id}/discount-codes': 'post';
+  '/v1/checkouts/{id}/discount-codes/{code}': 'delete';
   '/v1/checkouts/{id}/lines': 'post';
   '/v1/checkouts/{id}/lines/{line_id}': 'delete' | 'patch';
   '/v1/checkouts/{id}/shipping-rates': 'get';

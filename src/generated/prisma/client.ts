@@ -353,6 +353,16 @@ export type Checkout = Prisma.CheckoutModel
  */
 export type CheckoutLine = Prisma.CheckoutLineModel
 /**
+ * Model Discount
+ * A discount code (kind code, id disc_) or an automatic promotion (kind automatic, id promo_): openapi.yaml, the discounts tag.
+ */
+export type Discount = Prisma.DiscountModel
+/**
+ * Model DiscountRedemption
+ * One use of a discount by an order; released (released_at) when the order is cancelled.
+ */
+export type DiscountRedemption = Prisma.DiscountRedemptionModel
+/**
  * Model PurchaseOrder
  * Inbound stock from a supplier to a location (openapi.yaml, tag purchase-orders). Lines are replaced as a whole
  * while the order is a draft; receiving adds to the location's on hand through the inventory ledger.

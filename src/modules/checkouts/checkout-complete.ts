@@ -23,7 +23,14 @@ import type { CarrierAccess } from '../shipping/index.js';
 import { awaitsAction, findCheckout, type CheckoutKey } from './checkout-access.js';
 import { creditForCompletion, holdCredit, settleCredit } from './checkout-store-credit.js';
 import { linesOf, ratesFor, reopenIfLapsed, type CheckoutWithLines } from './checkouts.service.js';
+import {
+  recordCheckoutRedemptions,
+  redeemCheckoutDiscounts,
+  returnCheckoutUses,
+} from './checkout-discounts.service.js';
+import { lineDiscounts } from './checkouts.mappers.js';
 import { renderOrderConfirmation } from './order-confirmation.email.js';
+import type { DiscountApplicationResource } from '../discounts/index.js';
 
 type CheckoutComplete = components['schemas']['CheckoutComplete'];
 
@@ -77,12 +84,14 @@ export async function completeCheckout(
     }
   }
   return writeTx(ctx, {}, async (tx) => {
-    const checkout = await reopenIfLapsed(tx, ctx, await findCheckout(ctx, tx, key, true));
+    let checkout = await reopenIfLapsed(tx, ctx, await findCheckout(ctx, tx, key, true));
     if (checkout.status === 'completed') return { order: await orderOf(ctx, tx, checkout) };
     // The draft stays locked until commit: completed meanwhile, it answers 409 before anything is charged.
     if (checkout.draftOrderId) await lockDraftForPayment(ctx, tx, checkout.draftOrderId);
     else requireOrderable(checkout);
     const lines = await linesOf(tx, checkout.id);
+    // Reductions priced again and code uses counted before anything is held or charged (409 usage_limit_reached).
+    checkout = await redeemCheckoutDiscounts(ctx, tx, checkout, lines);
     const provider = paymentProviderOf(ctx.project, { apiBase: options.stripeApiBase });
     let outcome: PaymentOutcome;
     let until: Date;
@@ -131,6 +140,7 @@ export async function completeCheckout(
       );
     }
     if (outcome.status === 'requires_action') {
+      await returnCheckoutUses(ctx, tx, checkout);
       const pending = await tx.checkout.update({
         where: { id: checkout.id },
         data: {
@@ -237,6 +247,7 @@ export async function placeOrder(
       updatedAt: planned.at,
     },
   });
+  await recordCheckoutRedemptions(ctx, tx, checkout, order.id);
   await emailConfirmation(tx, ctx, order, options);
   return order;
 }
@@ -262,7 +273,8 @@ function orderOfCheckout(
     customerId: checkout.customerId,
     email: checkout.email!,
     currency: checkout.currency,
-    lineItems: lines.map(toOrderLineItem),
+    lineItems: orderLinesOf(checkout, lines),
+    discountApplications: checkout.discountApplications as Prisma.InputJsonValue,
     subtotal: checkout.subtotal,
     tax: checkout.tax,
     taxData: jsonColumn(checkout.taxData),
@@ -277,6 +289,12 @@ function orderOfCheckout(
     stockAllocations: allocations as unknown as Prisma.InputJsonValue,
     createdAt: planned.at,
   };
+}
+
+/** The checkout's lines as the order keeps them, each with its part of the reductions when it has one. */
+function orderLinesOf(checkout: Checkout, lines: CheckoutLine[]): OrderLineItemResource[] {
+  const discounts = lineDiscounts(checkout.discountApplications as DiscountApplicationResource[], lines.length);
+  return lines.map((line, i) => ({ ...toOrderLineItem(line), ...(discounts[i] > 0 && { discount: discounts[i] }) }));
 }
 
 /** A checkout line as the order keeps it (a copy that never changes), with its stable id. */
@@ -308,6 +326,7 @@ async function emailConfirmation(tx: Tx, ctx: Ctx, order: Order, options: Comple
     orderNumber: order.orderNumber,
     currency: order.currency,
     total: Number(order.total),
+    discount: Number(order.discount),
     items: items.map((item) => ({ title: item.title, variantTitle: item.variant_title, quantity: item.quantity })),
   });
   const email = await recordEmail(tx, ctx.project.id, {

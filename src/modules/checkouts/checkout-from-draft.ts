@@ -41,6 +41,8 @@ export async function createCheckoutFromDraft(
       shippingCost: draft.shippingCost,
       discount: draft.discount,
       total: draft.total,
+      discountCodes: [],
+      discountApplications: [],
       lineCount: items.length,
       ...NO_PAYMENT,
       orderId: null,

@@ -6,7 +6,7 @@ import { notFound } from '../../shared/errors.js';
 import { writeTx } from '../../shared/write.js';
 import type { CheckoutKey } from './checkout-access.js';
 import { newLines } from './checkout-line-input.js';
-import { priceLines, withTotals } from './checkout-pricing.js';
+import { priceLines, totalled } from './checkout-pricing.js';
 import { checkoutForChange, linesOf, saveCheckout, withoutRate, type CheckoutWithLines } from './checkouts.service.js';
 
 type LineInput = components['schemas']['CheckoutLineInput'];
@@ -61,7 +61,7 @@ async function changeLines(
     // Nothing changed: nothing written (the rate stays chosen, updated_at and the expiry stay as they were).
     if (sameLines(old, lines)) return { checkout: before, lines: old };
     await saveLines(tx, old, lines);
-    const checkout = await saveCheckout(tx, withTotals(ctx, withoutRate(before), lines));
+    const checkout = await saveCheckout(tx, await totalled(ctx, tx, withoutRate(before), lines));
     return { checkout, lines };
   });
 }

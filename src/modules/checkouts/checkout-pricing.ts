@@ -3,6 +3,7 @@ import type { Checkout, CheckoutLine, Prisma, Variant } from '../../generated/pr
 import type { Ctx } from '../../shared/context.js';
 import { invalidField } from '../../shared/errors.js';
 import { jsonColumn } from '../../shared/json-column.js';
+import { discountBasket, type Discounted } from '../discounts/index.js';
 import { MAX_AMOUNT, computeTotals, taxSettingsOf, type TaxAddress } from '../draft-orders/index.js';
 import { customerPricing, priceFor, type CustomerPricing } from '../price-lists/index.js';
 
@@ -66,12 +67,25 @@ export async function priceLines(
 
 /**
  * The checkout with subtotal, tax, total and line count recomputed from `lines` by the draft orders' rules
- * (totals.ts: tax per line by the project's tax setting, rounded half-up), discount 0, and its expiry pushed back;
- * 400 on `field` when the amounts would pass the bound of draft orders.
+ * (totals.ts: tax per line by the project's tax setting, rounded half-up) after the reductions of `discounted`
+ * (none without it): tax on what each line has left, `discount` their sum (shipping included), and its expiry
+ * pushed back; 400 on `field` when the amounts would pass the bound of draft orders.
  */
-export function withTotals(ctx: Ctx, checkout: Checkout, lines: CheckoutLine[], field = 'lines'): Checkout {
+export function withTotals(
+  ctx: Ctx,
+  checkout: Checkout,
+  lines: CheckoutLine[],
+  field = 'lines',
+  discounted?: Discounted,
+): Checkout {
+  const net = discounted?.evaluation.lineNet;
+  const subtotal = lines.reduce((sum, line) => sum + line.quantity * Number(line.unitPrice), 0);
+  const discount = discounted?.evaluation.discount ?? 0;
   const totals = computeTotals({
-    lines: lines.map((line) => ({ quantity: line.quantity, unitPrice: Number(line.unitPrice) })),
+    // Taxed after the reductions: each line at what it has left (as one unit, so its tax is rounded once).
+    lines: lines.map((line, i) =>
+      net ? { quantity: 1, unitPrice: net[i] } : { quantity: line.quantity, unitPrice: Number(line.unitPrice) },
+    ),
     shippingCost: Number(checkout.shippingCost),
     discount: 0,
     manualTax: 0,
@@ -79,22 +93,51 @@ export function withTotals(ctx: Ctx, checkout: Checkout, lines: CheckoutLine[], 
     shippingAddress: checkout.shippingAddress as TaxAddress | null,
     billingAddress: checkout.billingAddress as TaxAddress | null,
   });
-  if (totals.subtotal + totals.tax + Number(checkout.shippingCost) > MAX_AMOUNT) {
+  if (subtotal + totals.tax + Number(checkout.shippingCost) > MAX_AMOUNT) {
     throw invalidField(field, `A checkout's amounts must stay below ${MAX_AMOUNT} minor units.`);
   }
   const now = new Date();
+  const added = totals.taxInclusive ? 0 : totals.tax;
   return {
     ...checkout,
-    subtotal: BigInt(totals.subtotal),
+    subtotal: BigInt(subtotal),
     tax: BigInt(totals.tax),
     taxData: totals.taxData as unknown as Prisma.JsonValue,
     taxInclusive: totals.taxInclusive,
-    discount: 0n,
-    total: BigInt(totals.total),
+    discount: BigInt(discount),
+    discountApplications: discounted?.applications ?? [],
+    total: BigInt(subtotal + added + Number(checkout.shippingCost) - discount),
     lineCount: lines.length,
     expiresAt: new Date(now.getTime() + CHECKOUT_LIFETIME_MS),
     updatedAt: now,
   };
+}
+
+/** The checkout's basket as discounts read it: its lines by position, shipping, customer. */
+export const basketOfCheckout = (checkout: Checkout, lines: CheckoutLine[]) => ({
+  currency: checkout.currency,
+  customerId: checkout.customerId,
+  shippingCost: Number(checkout.shippingCost),
+  lines: lines.map((line) => ({
+    productId: line.productId,
+    quantity: line.quantity,
+    unitPrice: Number(line.unitPrice),
+  })),
+});
+
+/**
+ * withTotals after the checkout's reductions: the project's live automatic promotions and the codes it holds (see
+ * discounts.pricing.ts), read in `tx`.
+ */
+export async function totalled(
+  ctx: Ctx,
+  tx: Tx,
+  checkout: Checkout,
+  lines: CheckoutLine[],
+  field = 'lines',
+): Promise<Checkout> {
+  const discounted = await discountBasket(ctx, tx, basketOfCheckout(checkout, lines), checkout.discountCodes);
+  return withTotals(ctx, checkout, lines, field, discounted);
 }
 
 /** Columns of a checkout that writes may change (JSON columns as Prisma wants them). */
@@ -113,6 +156,8 @@ export function checkoutColumns(checkout: Checkout): Prisma.CheckoutUncheckedUpd
     taxInclusive: checkout.taxInclusive,
     shippingCost: checkout.shippingCost,
     discount: checkout.discount,
+    discountCodes: checkout.discountCodes,
+    discountApplications: checkout.discountApplications as Prisma.InputJsonValue,
     total: checkout.total,
     lineCount: checkout.lineCount,
     paymentProvider: checkout.paymentProvider,

@@ -4,6 +4,7 @@ import { carrierAccessOf } from '../shipping/index.js';
 import { toOrderResource } from '../orders/index.js';
 import type { CheckoutKey } from './checkout-access.js';
 import { completeCheckout } from './checkout-complete.js';
+import { applyCheckoutCode, removeCheckoutCode } from './checkout-discounts.service.js';
 import { createCheckoutFromDraft } from './checkout-from-draft.js';
 import { addCheckoutLines, removeCheckoutLine, updateCheckoutLine } from './checkout-lines.service.js';
 import { toCheckoutResource } from './checkouts.mappers.js';
@@ -49,6 +50,14 @@ export const checkoutHandlers = {
     await removeCheckoutLine(input.ctx, keyOf(input), input.path.line_id);
     return { status: 204, body: undefined };
   },
+  applyCheckoutDiscountCode: async (input) => ({
+    status: 200,
+    body: envelope(await applyCheckoutCode(input.ctx, keyOf(input), input.body.code)),
+  }),
+  removeCheckoutDiscountCode: async (input) => ({
+    status: 200,
+    body: envelope(await removeCheckoutCode(input.ctx, keyOf(input), input.path.code)),
+  }),
   listCheckoutShippingRates: async (input) => ({
     status: 200,
     body: { data: await checkoutRates(input.ctx, keyOf(input), carrierAccessOf(input.deps)) },

@@ -5,9 +5,17 @@ import { awaitsAction } from './checkout-access.js';
 type Schemas = components['schemas'];
 export type CheckoutResource = Schemas['Checkout'];
 export type CheckoutLineResource = Schemas['CheckoutLine'];
+type Application = Schemas['DiscountApplication'];
 
-/** A checkout line as the API shows it. */
-export function toCheckoutLineResource(line: CheckoutLine): CheckoutLineResource {
+/** What the reductions took off each line (by position). */
+export function lineDiscounts(applications: Application[], count: number): number[] {
+  const parts = Array.from({ length: count }, () => 0);
+  for (const applied of applications) for (const line of applied.lines) parts[line.line_index] += line.amount;
+  return parts;
+}
+
+/** A checkout line as the API shows it, with its part of the reductions. */
+export function toCheckoutLineResource(line: CheckoutLine, discount = 0): CheckoutLineResource {
   const unitPrice = Number(line.unitPrice);
   return {
     id: line.id,
@@ -20,6 +28,7 @@ export function toCheckoutLineResource(line: CheckoutLine): CheckoutLineResource
     unit_price: unitPrice,
     price_list_id: line.priceListId,
     total: line.quantity * unitPrice,
+    discount,
   };
 }
 
@@ -51,13 +60,15 @@ function paymentOf(checkout: Checkout, now: Date): CheckoutResource['payment'] {
 /** A checkout with its lines as the API shows it; a payment step whose hold lapsed reads as open. */
 export function toCheckoutResource(checkout: Checkout, lines: CheckoutLine[], now = new Date()): CheckoutResource {
   const lapsed = checkout.status === 'requires_action' && !awaitsAction(checkout, now);
+  const applications = checkout.discountApplications as Application[];
+  const discounts = lineDiscounts(applications, lines.length);
   return {
     id: checkout.id,
     status: lapsed ? 'open' : (checkout.status as CheckoutResource['status']),
     customer_id: checkout.customerId,
     email: checkout.email,
     currency: checkout.currency,
-    lines: lines.map(toCheckoutLineResource),
+    lines: lines.map((line, i) => toCheckoutLineResource(line, discounts[i])),
     shipping_address: checkout.shippingAddress as CheckoutResource['shipping_address'],
     billing_address: checkout.billingAddress as CheckoutResource['billing_address'],
     shipping_rate: checkout.shippingRate as CheckoutResource['shipping_rate'],
@@ -68,6 +79,8 @@ export function toCheckoutResource(checkout: Checkout, lines: CheckoutLine[], no
     tax_inclusive: checkout.taxInclusive,
     shipping_cost: Number(checkout.shippingCost),
     discount: Number(checkout.discount),
+    discount_codes: checkout.discountCodes,
+    discount_applications: applications,
     total: Number(checkout.total),
     payment: paymentOf(checkout, now),
     order_id: checkout.orderId,

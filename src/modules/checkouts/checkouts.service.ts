@@ -11,7 +11,7 @@ import { lookupRates, type AvailableRate, type CarrierAccess } from '../shipping
 import { findCheckout, newClientSecret, requireChangeable, type CheckoutKey } from './checkout-access.js';
 import { releasePaymentStep } from './checkout-store-credit.js';
 import { newLines } from './checkout-line-input.js';
-import { checkoutColumns, priceLines, withTotals } from './checkout-pricing.js';
+import { checkoutColumns, priceLines, totalled, withTotals } from './checkout-pricing.js';
 
 type CheckoutCreate = components['schemas']['CheckoutCreate'];
 type CheckoutUpdate = components['schemas']['CheckoutUpdate'];
@@ -61,6 +61,8 @@ export async function createCheckout(
       shippingCost: 0n,
       discount: 0n,
       total: 0n,
+      discountCodes: [],
+      discountApplications: [],
       lineCount: 0,
       ...NO_PAYMENT,
       orderId: null,
@@ -71,7 +73,7 @@ export async function createCheckout(
       updatedAt: now,
     };
     const lines = await priceLines(ctx, tx, blank, await newLines(ctx, tx, blank, [], input.lines ?? []));
-    const checkout = withTotals(ctx, blank, lines);
+    const checkout = await totalled(ctx, tx, blank, lines);
     const { projectId, id, secretHash, customerId: owner, currency, createdAt } = checkout;
     await tx.checkout.create({
       data: {
@@ -260,7 +262,7 @@ export async function updateCheckout(
     const lines = await linesOf(tx, before.id);
     let next = applied(before, input);
     if (rate) next = { ...next, shippingRate: rate, shippingCost: BigInt(rate.price) };
-    const after = withTotals(ctx, next, lines, 'shipping_address');
+    const after = await totalled(ctx, tx, next, lines, 'shipping_address');
     // Nothing changed: nothing written (updated_at and the expiry stay, and so does the ETag).
     if (sameState(before, after)) return { checkout: before, lines };
     return { checkout: await saveCheckout(tx, after), lines };

@@ -7,6 +7,7 @@ interface Phrases {
   greeting: string;
   intro: (orderNumber: number) => string;
   total: string;
+  discount: string;
   closing: (store: string) => string;
 }
 
@@ -16,6 +17,7 @@ const PHRASES: Record<EmailLanguage, Phrases> = {
     greeting: 'Hello,',
     intro: (n) => `Thank you for your order #${n}:`,
     total: 'Total',
+    discount: 'Discount',
     closing: (store) => `Thank you,\n${store}`,
   },
   de: {
@@ -23,6 +25,7 @@ const PHRASES: Record<EmailLanguage, Phrases> = {
     greeting: 'Guten Tag,',
     intro: (n) => `vielen Dank für Ihre Bestellung #${n}:`,
     total: 'Gesamt',
+    discount: 'Rabatt',
     closing: (store) => `Vielen Dank,\n${store}`,
   },
   fr: {
@@ -30,6 +33,7 @@ const PHRASES: Record<EmailLanguage, Phrases> = {
     greeting: 'Bonjour,',
     intro: (n) => `Merci pour votre commande n° ${n} :`,
     total: 'Total',
+    discount: 'Remise',
     closing: (store) => `Merci,\n${store}`,
   },
 };
@@ -40,6 +44,8 @@ export interface OrderConfirmationInput {
   orderNumber: number;
   currency: string;
   total: number;
+  /** What the reductions took off (shown when above 0). */
+  discount?: number;
   items: Array<{ title: string; variantTitle: string; quantity: number }>;
 }
 
@@ -60,14 +66,24 @@ export function renderOrderConfirmation(input: OrderConfirmationInput): {
 } {
   const p = PHRASES[input.language];
   const lines = input.items.map((item) => `${item.quantity} x ${itemName(item)}`);
+  const saved = input.discount ? [`${p.discount}: -${amount(input.discount, input.currency)}`] : [];
   const total = `${p.total}: ${amount(input.total, input.currency)}`;
-  const text = [p.greeting, '', p.intro(input.orderNumber), ...lines, '', total, '', p.closing(input.storeName)].join(
-    '\n',
-  );
+  const text = [
+    p.greeting,
+    '',
+    p.intro(input.orderNumber),
+    ...lines,
+    '',
+    ...saved,
+    total,
+    '',
+    p.closing(input.storeName),
+  ].join('\n');
   const html = [
     `<p>${escapeHtml(p.greeting)}</p>`,
     `<p>${escapeHtml(p.intro(input.orderNumber))}</p>`,
     `<ul>${lines.map((line) => `<li>${escapeHtml(line)}</li>`).join('')}</ul>`,
+    ...saved.map((line) => `<p>${escapeHtml(line)}</p>`),
     `<p>${escapeHtml(total)}</p>`,
     `<p>${escapeHtml(p.closing(input.storeName)).replace('\n', '<br>')}</p>`,
   ].join('\n');

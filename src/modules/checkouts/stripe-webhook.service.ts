@@ -8,6 +8,7 @@ import { writeTx } from '../../shared/write.js';
 import { applyRefundOutcome, refundNamed } from '../orders/index.js';
 import type { RefundOutcome } from '../payments/index.js';
 import { placeOrder, type CompletionOptions } from './checkout-complete.js';
+import { redeemCheckoutDiscounts } from './checkout-discounts.service.js';
 import { releasePaymentStep } from './checkout-store-credit.js';
 import { linesOf, NO_PAYMENT } from './checkouts.service.js';
 import { recordUnplacedPayment, refundUnplaced, settleUnplaced } from './unplaced-payments.js';
@@ -152,10 +153,13 @@ async function placed(
   const lines = await linesOf(tx, checkout.id);
   await tx.$executeRawUnsafe('SAVEPOINT place_order');
   try {
+    // The code uses counted at the first completion were given back while the payment waited: count them again (a
+    // code used up meanwhile refuses the order like lapsed units: the payment is recorded unplaced and refunded).
+    const priced = await redeemCheckoutDiscounts(ctx, tx, checkout, lines);
     await placeOrder(
       tx,
       ctx,
-      checkout,
+      priced,
       lines,
       { provider: 'stripe', outcome: { status: 'succeeded', reference: intent.id } },
       options,

@@ -135,3 +135,30 @@ export async function groupPriceKeys(
     )
     .map((group) => group.activePriceKey!);
 }
+
+/**
+ * The ids of the live groups of the project the live customer belongs to now: manual groups it was added to and
+ * automatic groups whose conditions it meets; none for an unknown or deleted customer.
+ */
+export async function customerGroupIds(db: Database | Tx, projectId: string, customerId: string): Promise<string[]> {
+  const customer = await db.customer.findFirst({
+    where: { id: customerId, projectId, deletedAt: null },
+    include: { addresses: { select: { city: true, country: true } } },
+  });
+  if (!customer) return [];
+  const groups = await db.customerGroup.findMany({
+    where: {
+      projectId,
+      deletedAt: null,
+      OR: [{ type: 'automatic' }, { members: { some: { customerId } } }],
+    },
+    select: { id: true, type: true, conditions: true, conditionMatch: true },
+  });
+  return groups
+    .filter(
+      (group) =>
+        group.type !== 'automatic' ||
+        meetsConditions(customer, conditionsOf(group), group.conditionMatch as ConditionMatch),
+    )
+    .map((group) => group.id);
+}

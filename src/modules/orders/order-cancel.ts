@@ -4,6 +4,7 @@ import type { Order } from '../../generated/prisma/client.js';
 import type { Ctx } from '../../shared/context.js';
 import { AppError } from '../../shared/errors.js';
 import { writeTx } from '../../shared/write.js';
+import { releaseRedemptions } from '../discounts/index.js';
 import { restockUnits, type StockAllocation } from '../inventory/index.js';
 import { recordOrderMove } from './order-history.js';
 import type { FulfillmentLineItem, OrderLineItemResource } from './orders.mappers.js';
@@ -74,7 +75,8 @@ async function refundRest(
 
 /**
  * Cancels an open order in one transaction under its row lock: with `restock` (default) the units not
- * shipped go back to the locations completion took them from, through the inventory ledger; status,
+ * shipped go back to the locations completion took them from, through the inventory ledger; the discount codes'
+ * uses are given back (releaseRedemptions); status,
  * cancel_reason and cancelled_at are set, the customer's order_count drops by one; with `refund`, what was
  * paid and not yet refunded is refunded (total_spent drops by it) through the order's provider, asked after
  * commit as createRefund asks it; order.cancelled and order.updated are recorded. 400 when it is already cancelled
@@ -96,6 +98,8 @@ export async function cancelOrder(
         'This order is fulfilled: every unit has shipped, so it cannot be cancelled.',
       );
     }
+    // Before the units: completions lock a code's row before the variants', so cancelling does too.
+    await releaseRedemptions(tx, ctx, id);
     if (input.restock ?? true) {
       const allocations = before.stockAllocations as unknown as StockAllocation[];
       await restockUnits(tx, ctx, unshippedAllocations(allocations, await shippedByPlace(tx, before)));

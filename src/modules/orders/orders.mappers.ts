@@ -54,6 +54,7 @@ export function toOrderResource(order: Order): OrderResource {
     tax_data: order.taxData as OrderResource['tax_data'],
     shipping_cost: Number(order.shippingCost),
     discount: Number(order.discount),
+    discount_applications: order.discountApplications as Schemas['DiscountApplication'][],
     total: Number(order.total),
     total_refunded: Number(order.totalRefunded),
     shipping_address: order.shippingAddress as OrderResource['shipping_address'],

@@ -24,6 +24,7 @@ const ORDER_COLUMNS: Columns<Order> = {
   taxData: 'tax_data',
   shippingCost: 'shipping_cost',
   discount: 'discount',
+  discountApplications: 'discount_applications',
   total: 'total',
   shippingAddress: 'shipping_address',
   billingAddress: 'billing_address',
@@ -63,6 +64,8 @@ export type NewOrder = Pick<
 > & {
   lineItems: Prisma.InputJsonValue;
   stockAllocations: Prisma.InputJsonValue;
+  /** The reductions applied (DiscountApplication[]); none when left out. */
+  discountApplications?: Prisma.InputJsonValue;
   taxData: Prisma.InputJsonValue | typeof Prisma.DbNull;
   shippingAddress: Prisma.InputJsonValue | typeof Prisma.DbNull;
   billingAddress: Prisma.InputJsonValue | typeof Prisma.DbNull;

@@ -20,6 +20,7 @@ import { findOrder } from './orders.service.js';
 import { lineIndexOf } from './line-refs.js';
 import { unitsInReturns } from './return-units.js';
 import { paymentOf, settleRefund, type RefundOptions } from './refund-settlement.js';
+import { paidForReturnedUnits } from './refund-allocation.js';
 
 type RefundCreate = components['schemas']['RefundCreate'];
 
@@ -114,12 +115,14 @@ export async function refundLocked(
   before: Order,
   input: RefundCreate,
 ): Promise<{ refund: Refund; order: Order }> {
+  const returnedBefore = input.amount === undefined ? await returnedUnits(tx, before) : [];
   const lines = await restockLines(tx, ctx, before, input.line_items);
   if (before.financialStatus === 'pending') {
     throw new AppError('invalid_request', 'This order is not paid, so there is nothing to refund.');
   }
   const left = before.total - before.totalRefunded;
-  const amount = BigInt(input.amount);
+  // Left out: what was paid for the units returned (refund-allocation.ts).
+  const amount = BigInt(input.amount ?? paidForReturnedUnits(before, lines, returnedBefore));
   if (amount > left) {
     throw invalidField(
       'amount',

@@ -11,9 +11,10 @@ import { lineLabel } from './line-refs.js';
 import type { OrderLineItemResource } from './orders.mappers.js';
 import { isOuterTransaction } from '../../db/nested-transaction.js';
 import { settleRefund, type RefundOptions } from './refund-settlement.js';
-import { refundLocked } from './refunds.service.js';
+import { refundLocked, returnedUnits } from './refunds.service.js';
 import { renderReturnDecision, type ReturnDecision } from './return-decision.email.js';
-import { paidForUnits, receivedLines } from './return-lines.js';
+import { receivedLines } from './return-lines.js';
+import { paidForReturnedUnits } from './refund-allocation.js';
 import type { ReturnLineItem } from './returns.mappers.js';
 import { expectStatus, lockReturn, moveReturn } from './returns.service.js';
 
@@ -132,9 +133,11 @@ export async function closeReturn(
   const closed = await writeTx(ctx, {}, async (tx) => {
     const { row, order } = await lockReturn(tx, ctx, id);
     expectStatus(row, ['received'], 'closed');
-    const items = order.lineItems as OrderLineItemResource[];
     const left = order.financialStatus === 'pending' ? 0n : order.total - order.totalRefunded;
-    const paid = paidForUnits(order, items, row.lineItems as ReturnLineItem[]);
+    // What the returned units were paid, as a refund of those units without an amount computes it (per line, after
+    // its part of the reductions); units refunded before count only when a refund named its lines.
+    const returnedBefore = await returnedUnits(tx, order);
+    const paid = BigInt(paidForReturnedUnits(order, row.lineItems as ReturnLineItem[], returnedBefore));
     const amount = input.refund_amount ?? Number(paid < left ? paid : left);
     let refundId: string | null = null;
     let current = order;

@@ -9,12 +9,6 @@ import type { EventType } from './store-events.recorder.js';
 export const NOT_YET_EMITTED: Readonly<Partial<Record<EventType, string>>> = {
   'fulfillment_order.created': 'fulfilments are made on the order itself; there are no fulfillment orders yet',
   'fulfillment.updated': 'a fulfillment changes only by being cancelled, which emits fulfillment.cancelled',
-  'discount.created': 'discounts are not built yet',
-  'discount.updated': 'discounts are not built yet',
-  'discount.deleted': 'discounts are not built yet',
-  'promotion.created': 'promotions are not built yet',
-  'promotion.updated': 'promotions are not built yet',
-  'promotion.deleted': 'promotions are not built yet',
 };
 
 /** Why `type` cannot be subscribed to yet, or null when an operation emits it. */

@@ -58,6 +58,8 @@ const NAMED_PATH_PARAMS: Record<string, Slot | ((shared: string) => Slot)> = {
   MetafieldOwnerTypePath: { kind: 'const', value: 'product' },
   MetafieldSlugPath: (shared) => ({ kind: 'const', value: shared }),
   MetafieldDefinitionPath: { kind: 'definition' },
+  // A discount code as typed, the same in both projects (the checkout beside it is the tenant check).
+  DiscountCodePath: { kind: 'const', value: 'WELCOME10' },
 };
 
 /** `*_id` body properties that hold no identifier of ours (free text in another system). */

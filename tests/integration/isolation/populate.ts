@@ -156,6 +156,17 @@ export async function populate(app: TestApp, name: 'A' | 'B'): Promise<Tenant> {
   ids.pl = priceList.id;
   ids.plp = (await setPrices(api, priceList.id, [{ variant_id: ids.var, amount: 900 }]))[0].id;
 
+  const discount = await must(
+    'createDiscount',
+    api.POST('/v1/discounts', { body: { code: 'WELCOME10', title: '10 % off', type: 'percentage', value: 10 } }),
+  );
+  ids.disc = discount.data.id;
+  const promotion = await must(
+    'createPromotion',
+    api.POST('/v1/promotions', { body: { title: '5 % off', type: 'percentage', value: 5 } }),
+  );
+  ids.promo = promotion.data.id;
+
   const zone = await createZone(api, { name: `${name} North America` });
   ids.shz = zone.id;
   ids.shr = (await createRate(api, zone.id)).id;

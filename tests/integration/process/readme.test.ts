@@ -171,7 +171,7 @@ describe("README's first requests, storefront requests, conditional writes, afte
       ['-euo', 'pipefail', '-c', `curl() { command curl "$@"; echo; }\n${walkthrough}`],
       { cwd: root, env: shell },
     );
-    const [addressed, rates, rated, placed, mine]: any[] = journey.stdout
+    const [addressed, rates, rated, applied, placed, mine]: any[] = journey.stdout
       .trim()
       .split('\n')
       .filter((line) => line.startsWith('{'))
@@ -180,9 +180,17 @@ describe("README's first requests, storefront requests, conditional writes, afte
     expect(addressed.data.customer_id).toMatch(/^cus_/);
     expect(rates.data.map((rate: { name: string }) => rate.name)).toContain('Standard');
     expect(rated.data).toMatchObject({ shipping_cost: 490, total: 4900 + 931 + 490 });
+    // 10 % of 4900 off; 19 % tax on the 4410 left: 837.9 -> 838.
+    expect(applied.data).toMatchObject({
+      discount_codes: ['WELCOME10'],
+      discount: 490,
+      tax: 838,
+      total: 4410 + 838 + 490,
+    });
     expect(placed.data).toMatchObject({
       financial_status: 'paid',
-      total: rated.data.total,
+      total: applied.data.total,
+      discount: 490,
       checkout_id: rated.data.id,
       customer_id: addressed.data.customer_id,
       payments: [{ provider: 'test', status: 'succeeded' }],

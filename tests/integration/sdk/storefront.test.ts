@@ -29,6 +29,9 @@ beforeAll(async () => {
       body: { title: 'Main menu', items: [{ title: 'Rainwear', type: 'collection', target: collection.id }] },
     }),
   );
+  await unwrap(
+    store.api.POST('/v1/discounts', { body: { code: 'RAIN10', title: '10 % off', type: 'percentage', value: 10 } }),
+  );
   const zone = await unwrap(store.api.POST('/v1/shipping/zones', { body: { name: 'Domestic', countries: ['US'] } }));
   await unwrap(
     store.api.POST('/v1/shipping/zones/{id}/rates', {
@@ -249,6 +252,19 @@ describe('createStorefrontClient: one client, the publishable key only', () => {
     called.add('listCheckoutShippingRates');
     await unwrap(shop.PATCH('/v1/checkouts/{id}', { params: at, body: { shipping_rate_id: rates.data[0].id } }));
     await expectStatus('getCheckout', () => shop.GET('/v1/checkouts/{id}', { params: at }), 200);
+    const discounted = await unwrap(
+      shop.POST('/v1/checkouts/{id}/discount-codes', { params: at, body: { code: 'rain10' } }),
+    );
+    called.add('applyCheckoutDiscountCode');
+    expect(discounted.data).toMatchObject({ discount_codes: ['RAIN10'], discount: 2580 });
+    await expectStatus(
+      'removeCheckoutDiscountCode',
+      () =>
+        shop.DELETE('/v1/checkouts/{id}/discount-codes/{code}', {
+          params: { path: { ...at.path, code: 'RAIN10' }, header: at.header },
+        }),
+      200,
+    );
     const extra = await unwrap(
       shop.POST('/v1/checkouts/{id}/lines', {
         params: at,

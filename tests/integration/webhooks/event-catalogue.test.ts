@@ -300,6 +300,26 @@ const EMITTERS: Step[] = [
     },
   },
   {
+    emits: ['discount.created', 'discount.updated', 'discount.deleted'],
+    requests: 'POST /v1/discounts, PATCH /v1/discounts/{id}, DELETE /v1/discounts/{id} (a code never used)',
+    run: async (api) => {
+      const body = { code: 'CATALOGUE10', title: '10 % off', type: 'percentage' as const, value: 10 };
+      const created = await ok(api.POST('/v1/discounts', { body }));
+      await ok(api.PATCH('/v1/discounts/{id}', { ...byId(created.data!.data.id), body: { usage_limit: 100 } }));
+      await ok(api.DELETE('/v1/discounts/{id}', byId(created.data!.data.id)));
+    },
+  },
+  {
+    emits: ['promotion.created', 'promotion.updated', 'promotion.deleted'],
+    requests: 'POST /v1/promotions, PATCH /v1/promotions/{id}, DELETE /v1/promotions/{id} (one never used)',
+    run: async (api) => {
+      const body = { title: 'Summer sale', type: 'percentage' as const, value: 5 };
+      const created = await ok(api.POST('/v1/promotions', { body }));
+      await ok(api.PATCH('/v1/promotions/{id}', { ...byId(created.data!.data.id), body: { priority: 3 } }));
+      await ok(api.DELETE('/v1/promotions/{id}', byId(created.data!.data.id)));
+    },
+  },
+  {
     emits: ['store_credit.issued', 'store_credit.used', 'store_credit.expired'],
     requests:
       'POST /v1/customers/{id}/store-credit/credits, POST /v1/customers/{id}/store-credit/adjustments (negative), the expire-store-credit job',

@@ -454,6 +454,8 @@ export const ModelName = {
   JobWorkerHeartbeat: 'JobWorkerHeartbeat',
   Checkout: 'Checkout',
   CheckoutLine: 'CheckoutLine',
+  Discount: 'Discount',
+  DiscountRedemption: 'DiscountRedemption',
   PurchaseOrder: 'PurchaseOrder',
   PurchaseOrderLine: 'PurchaseOrderLine',
   NavigationMenu: 'NavigationMenu',
@@ -474,7 +476,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "project" | "rateWindow" | "usageWarning" | "apiKey" | "location" | "idempotencyKey" | "storeEvent" | "outboxEmail" | "customer" | "customerAddress" | "customerNote" | "product" | "variant" | "collection" | "collectionProduct" | "file" | "inventoryLevel" | "inventoryReservation" | "inventoryAdjustment" | "webhookSubscription" | "webhookEvent" | "webhookDelivery" | "projectCounter" | "draftOrder" | "draftLineItem" | "order" | "fulfillment" | "return" | "refund" | "unplacedPayment" | "shippingZone" | "shippingRate" | "customerSession" | "refreshToken" | "passwordResetToken" | "loginThrottle" | "metafieldDefinition" | "metafieldValue" | "customerGroup" | "customerGroupMember" | "company" | "companyAddress" | "companyContact" | "priceList" | "priceListPrice" | "searchProduct" | "searchTitleWord" | "searchTerm" | "synonymGroup" | "merchandisingRule" | "searchQuery" | "searchQueryStat" | "searchQueryClient" | "searchSuggestionBlock" | "jobWorkerHeartbeat" | "checkout" | "checkoutLine" | "purchaseOrder" | "purchaseOrderLine" | "navigationMenu" | "storeCreditAccount" | "storeCreditTransaction"
+    modelProps: "project" | "rateWindow" | "usageWarning" | "apiKey" | "location" | "idempotencyKey" | "storeEvent" | "outboxEmail" | "customer" | "customerAddress" | "customerNote" | "product" | "variant" | "collection" | "collectionProduct" | "file" | "inventoryLevel" | "inventoryReservation" | "inventoryAdjustment" | "webhookSubscription" | "webhookEvent" | "webhookDelivery" | "projectCounter" | "draftOrder" | "draftLineItem" | "order" | "fulfillment" | "return" | "refund" | "unplacedPayment" | "shippingZone" | "shippingRate" | "customerSession" | "refreshToken" | "passwordResetToken" | "loginThrottle" | "metafieldDefinition" | "metafieldValue" | "customerGroup" | "customerGroupMember" | "company" | "companyAddress" | "companyContact" | "priceList" | "priceListPrice" | "searchProduct" | "searchTitleWord" | "searchTerm" | "synonymGroup" | "merchandisingRule" | "searchQuery" | "searchQueryStat" | "searchQueryClient" | "searchSuggestionBlock" | "jobWorkerHeartbeat" | "checkout" | "checkoutLine" | "discount" | "discountRedemption" | "purchaseOrder" | "purchaseOrderLine" | "navigationMenu" | "storeCreditAccount" | "storeCreditTransaction"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -4680,6 +4682,154 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         }
       }
     }
+    Discount: {
+      payload: Prisma.$DiscountPayload<ExtArgs>
+      fields: Prisma.DiscountFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.DiscountFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DiscountPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.DiscountFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DiscountPayload>
+        }
+        findFirst: {
+          args: Prisma.DiscountFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DiscountPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.DiscountFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DiscountPayload>
+        }
+        findMany: {
+          args: Prisma.DiscountFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DiscountPayload>[]
+        }
+        create: {
+          args: Prisma.DiscountCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DiscountPayload>
+        }
+        createMany: {
+          args: Prisma.DiscountCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.DiscountCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DiscountPayload>[]
+        }
+        delete: {
+          args: Prisma.DiscountDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DiscountPayload>
+        }
+        update: {
+          args: Prisma.DiscountUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DiscountPayload>
+        }
+        deleteMany: {
+          args: Prisma.DiscountDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.DiscountUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.DiscountUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DiscountPayload>[]
+        }
+        upsert: {
+          args: Prisma.DiscountUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DiscountPayload>
+        }
+        aggregate: {
+          args: Prisma.DiscountAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateDiscount>
+        }
+        groupBy: {
+          args: Prisma.DiscountGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.DiscountGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.DiscountCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.DiscountCountAggregateOutputType> | number
+        }
+      }
+    }
+    DiscountRedemption: {
+      payload: Prisma.$DiscountRedemptionPayload<ExtArgs>
+      fields: Prisma.DiscountRedemptionFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.DiscountRedemptionFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DiscountRedemptionPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.DiscountRedemptionFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DiscountRedemptionPayload>
+        }
+        findFirst: {
+          args: Prisma.DiscountRedemptionFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DiscountRedemptionPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.DiscountRedemptionFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DiscountRedemptionPayload>
+        }
+        findMany: {
+          args: Prisma.DiscountRedemptionFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DiscountRedemptionPayload>[]
+        }
+        create: {
+          args: Prisma.DiscountRedemptionCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DiscountRedemptionPayload>
+        }
+        createMany: {
+          args: Prisma.DiscountRedemptionCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.DiscountRedemptionCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DiscountRedemptionPayload>[]
+        }
+        delete: {
+          args: Prisma.DiscountRedemptionDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DiscountRedemptionPayload>
+        }
+        update: {
+          args: Prisma.DiscountRedemptionUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DiscountRedemptionPayload>
+        }
+        deleteMany: {
+          args: Prisma.DiscountRedemptionDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.DiscountRedemptionUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.DiscountRedemptionUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DiscountRedemptionPayload>[]
+        }
+        upsert: {
+          args: Prisma.DiscountRedemptionUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DiscountRedemptionPayload>
+        }
+        aggregate: {
+          args: Prisma.DiscountRedemptionAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateDiscountRedemption>
+        }
+        groupBy: {
+          args: Prisma.DiscountRedemptionGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.DiscountRedemptionGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.DiscountRedemptionCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.DiscountRedemptionCountAggregateOutputType> | number
+        }
+      }
+    }
     PurchaseOrder: {
       payload: Prisma.$PurchaseOrderPayload<ExtArgs>
       fields: Prisma.PurchaseOrderFieldRefs
@@ -5549,6 +5699,7 @@ export const OrderScalarFieldEnum = {
   taxData: 'taxData',
   shippingCost: 'shippingCost',
   discount: 'discount',
+  discountApplications: 'discountApplications',
   total: 'total',
   shippingAddress: 'shippingAddress',
   billingAddress: 'billingAddress',
@@ -6039,6 +6190,8 @@ export const CheckoutScalarFieldEnum = {
   discount: 'discount',
   total: 'total',
   lineCount: 'lineCount',
+  discountCodes: 'discountCodes',
+  discountApplications: 'discountApplications',
   paymentProvider: 'paymentProvider',
   paymentStatus: 'paymentStatus',
   paymentReference: 'paymentReference',
@@ -6074,6 +6227,48 @@ export const CheckoutLineScalarFieldEnum = {
 } as const
 
 export type CheckoutLineScalarFieldEnum = (typeof CheckoutLineScalarFieldEnum)[keyof typeof CheckoutLineScalarFieldEnum]
+
+
+export const DiscountScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  kind: 'kind',
+  code: 'code',
+  codeKey: 'codeKey',
+  title: 'title',
+  status: 'status',
+  type: 'type',
+  value: 'value',
+  target: 'target',
+  conditions: 'conditions',
+  buyXGetY: 'buyXGetY',
+  tiers: 'tiers',
+  combinable: 'combinable',
+  priority: 'priority',
+  startsAt: 'startsAt',
+  endsAt: 'endsAt',
+  usageLimit: 'usageLimit',
+  usageLimitPerCustomer: 'usageLimitPerCustomer',
+  timesUsed: 'timesUsed',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type DiscountScalarFieldEnum = (typeof DiscountScalarFieldEnum)[keyof typeof DiscountScalarFieldEnum]
+
+
+export const DiscountRedemptionScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  discountId: 'discountId',
+  orderId: 'orderId',
+  customerKey: 'customerKey',
+  amount: 'amount',
+  releasedAt: 'releasedAt',
+  createdAt: 'createdAt'
+} as const
+
+export type DiscountRedemptionScalarFieldEnum = (typeof DiscountRedemptionScalarFieldEnum)[keyof typeof DiscountRedemptionScalarFieldEnum]
 
 
 export const PurchaseOrderScalarFieldEnum = {
@@ -6510,6 +6705,8 @@ export type GlobalOmitConfig = {
   jobWorkerHeartbeat?: Prisma.JobWorkerHeartbeatOmit
   checkout?: Prisma.CheckoutOmit
   checkoutLine?: Prisma.CheckoutLineOmit
+  discount?: Prisma.DiscountOmit
+  discountRedemption?: Prisma.DiscountRedemptionOmit
   purchaseOrder?: Prisma.PurchaseOrderOmit
   purchaseOrderLine?: Prisma.PurchaseOrderLineOmit
   navigationMenu?: Prisma.NavigationMenuOmit

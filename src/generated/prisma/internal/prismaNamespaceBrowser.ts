@@ -108,6 +108,8 @@ export const ModelName = {
   JobWorkerHeartbeat: 'JobWorkerHeartbeat',
   Checkout: 'Checkout',
   CheckoutLine: 'CheckoutLine',
+  Discount: 'Discount',
+  DiscountRedemption: 'DiscountRedemption',
   PurchaseOrder: 'PurchaseOrder',
   PurchaseOrderLine: 'PurchaseOrderLine',
   NavigationMenu: 'NavigationMenu',
@@ -591,6 +593,7 @@ export const OrderScalarFieldEnum = {
   taxData: 'taxData',
   shippingCost: 'shippingCost',
   discount: 'discount',
+  discountApplications: 'discountApplications',
   total: 'total',
   shippingAddress: 'shippingAddress',
   billingAddress: 'billingAddress',
@@ -1081,6 +1084,8 @@ export const CheckoutScalarFieldEnum = {
   discount: 'discount',
   total: 'total',
   lineCount: 'lineCount',
+  discountCodes: 'discountCodes',
+  discountApplications: 'discountApplications',
   paymentProvider: 'paymentProvider',
   paymentStatus: 'paymentStatus',
   paymentReference: 'paymentReference',
@@ -1116,6 +1121,48 @@ export const CheckoutLineScalarFieldEnum = {
 } as const
 
 export type CheckoutLineScalarFieldEnum = (typeof CheckoutLineScalarFieldEnum)[keyof typeof CheckoutLineScalarFieldEnum]
+
+
+export const DiscountScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  kind: 'kind',
+  code: 'code',
+  codeKey: 'codeKey',
+  title: 'title',
+  status: 'status',
+  type: 'type',
+  value: 'value',
+  target: 'target',
+  conditions: 'conditions',
+  buyXGetY: 'buyXGetY',
+  tiers: 'tiers',
+  combinable: 'combinable',
+  priority: 'priority',
+  startsAt: 'startsAt',
+  endsAt: 'endsAt',
+  usageLimit: 'usageLimit',
+  usageLimitPerCustomer: 'usageLimitPerCustomer',
+  timesUsed: 'timesUsed',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type DiscountScalarFieldEnum = (typeof DiscountScalarFieldEnum)[keyof typeof DiscountScalarFieldEnum]
+
+
+export const DiscountRedemptionScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  discountId: 'discountId',
+  orderId: 'orderId',
+  customerKey: 'customerKey',
+  amount: 'amount',
+  releasedAt: 'releasedAt',
+  createdAt: 'createdAt'
+} as const
+
+export type DiscountRedemptionScalarFieldEnum = (typeof DiscountRedemptionScalarFieldEnum)[keyof typeof DiscountRedemptionScalarFieldEnum]
 
 
 export const PurchaseOrderScalarFieldEnum = {

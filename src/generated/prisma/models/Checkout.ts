@@ -129,6 +129,8 @@ export type CheckoutCountAggregateOutputType = {
   discount: number
   total: number
   lineCount: number
+  discountCodes: number
+  discountApplications: number
   paymentProvider: number
   paymentStatus: number
   paymentReference: number
@@ -248,6 +250,8 @@ export type CheckoutCountAggregateInputType = {
   discount?: true
   total?: true
   lineCount?: true
+  discountCodes?: true
+  discountApplications?: true
   paymentProvider?: true
   paymentStatus?: true
   paymentReference?: true
@@ -370,6 +374,8 @@ export type CheckoutGroupByOutputType = {
   discount: bigint
   total: bigint
   lineCount: number
+  discountCodes: string[]
+  discountApplications: runtime.JsonValue
   paymentProvider: string | null
   paymentStatus: string | null
   paymentReference: string | null
@@ -428,6 +434,8 @@ export type CheckoutWhereInput = {
   discount?: Prisma.BigIntFilter<"Checkout"> | bigint | number
   total?: Prisma.BigIntFilter<"Checkout"> | bigint | number
   lineCount?: Prisma.IntFilter<"Checkout"> | number
+  discountCodes?: Prisma.StringNullableListFilter<"Checkout">
+  discountApplications?: Prisma.JsonFilter<"Checkout">
   paymentProvider?: Prisma.StringNullableFilter<"Checkout"> | string | null
   paymentStatus?: Prisma.StringNullableFilter<"Checkout"> | string | null
   paymentReference?: Prisma.StringNullableFilter<"Checkout"> | string | null
@@ -466,6 +474,8 @@ export type CheckoutOrderByWithRelationInput = {
   discount?: Prisma.SortOrder
   total?: Prisma.SortOrder
   lineCount?: Prisma.SortOrder
+  discountCodes?: Prisma.SortOrder
+  discountApplications?: Prisma.SortOrder
   paymentProvider?: Prisma.SortOrderInput | Prisma.SortOrder
   paymentStatus?: Prisma.SortOrderInput | Prisma.SortOrder
   paymentReference?: Prisma.SortOrderInput | Prisma.SortOrder
@@ -508,6 +518,8 @@ export type CheckoutWhereUniqueInput = Prisma.AtLeast<{
   discount?: Prisma.BigIntFilter<"Checkout"> | bigint | number
   total?: Prisma.BigIntFilter<"Checkout"> | bigint | number
   lineCount?: Prisma.IntFilter<"Checkout"> | number
+  discountCodes?: Prisma.StringNullableListFilter<"Checkout">
+  discountApplications?: Prisma.JsonFilter<"Checkout">
   paymentProvider?: Prisma.StringNullableFilter<"Checkout"> | string | null
   paymentStatus?: Prisma.StringNullableFilter<"Checkout"> | string | null
   paymentReference?: Prisma.StringNullableFilter<"Checkout"> | string | null
@@ -545,6 +557,8 @@ export type CheckoutOrderByWithAggregationInput = {
   discount?: Prisma.SortOrder
   total?: Prisma.SortOrder
   lineCount?: Prisma.SortOrder
+  discountCodes?: Prisma.SortOrder
+  discountApplications?: Prisma.SortOrder
   paymentProvider?: Prisma.SortOrderInput | Prisma.SortOrder
   paymentStatus?: Prisma.SortOrderInput | Prisma.SortOrder
   paymentReference?: Prisma.SortOrderInput | Prisma.SortOrder
@@ -588,6 +602,8 @@ export type CheckoutScalarWhereWithAggregatesInput = {
   discount?: Prisma.BigIntWithAggregatesFilter<"Checkout"> | bigint | number
   total?: Prisma.BigIntWithAggregatesFilter<"Checkout"> | bigint | number
   lineCount?: Prisma.IntWithAggregatesFilter<"Checkout"> | number
+  discountCodes?: Prisma.StringNullableListFilter<"Checkout">
+  discountApplications?: Prisma.JsonWithAggregatesFilter<"Checkout">
   paymentProvider?: Prisma.StringNullableWithAggregatesFilter<"Checkout"> | string | null
   paymentStatus?: Prisma.StringNullableWithAggregatesFilter<"Checkout"> | string | null
   paymentReference?: Prisma.StringNullableWithAggregatesFilter<"Checkout"> | string | null
@@ -622,6 +638,8 @@ export type CheckoutCreateInput = {
   discount?: bigint | number
   total?: bigint | number
   lineCount?: number
+  discountCodes?: Prisma.CheckoutCreatediscountCodesInput | string[]
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   paymentProvider?: string | null
   paymentStatus?: string | null
   paymentReference?: string | null
@@ -660,6 +678,8 @@ export type CheckoutUncheckedCreateInput = {
   discount?: bigint | number
   total?: bigint | number
   lineCount?: number
+  discountCodes?: Prisma.CheckoutCreatediscountCodesInput | string[]
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   paymentProvider?: string | null
   paymentStatus?: string | null
   paymentReference?: string | null
@@ -696,6 +716,8 @@ export type CheckoutUpdateInput = {
   discount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   total?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   lineCount?: Prisma.IntFieldUpdateOperationsInput | number
+  discountCodes?: Prisma.CheckoutUpdatediscountCodesInput | string[]
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   paymentProvider?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paymentStatus?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paymentReference?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -734,6 +756,8 @@ export type CheckoutUncheckedUpdateInput = {
   discount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   total?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   lineCount?: Prisma.IntFieldUpdateOperationsInput | number
+  discountCodes?: Prisma.CheckoutUpdatediscountCodesInput | string[]
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   paymentProvider?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paymentStatus?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paymentReference?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -771,6 +795,8 @@ export type CheckoutCreateManyInput = {
   discount?: bigint | number
   total?: bigint | number
   lineCount?: number
+  discountCodes?: Prisma.CheckoutCreatediscountCodesInput | string[]
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   paymentProvider?: string | null
   paymentStatus?: string | null
   paymentReference?: string | null
@@ -805,6 +831,8 @@ export type CheckoutUpdateManyMutationInput = {
   discount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   total?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   lineCount?: Prisma.IntFieldUpdateOperationsInput | number
+  discountCodes?: Prisma.CheckoutUpdatediscountCodesInput | string[]
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   paymentProvider?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paymentStatus?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paymentReference?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -840,6 +868,8 @@ export type CheckoutUncheckedUpdateManyInput = {
   discount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   total?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   lineCount?: Prisma.IntFieldUpdateOperationsInput | number
+  discountCodes?: Prisma.CheckoutUpdatediscountCodesInput | string[]
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   paymentProvider?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paymentStatus?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paymentReference?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -890,6 +920,8 @@ export type CheckoutCountOrderByAggregateInput = {
   discount?: Prisma.SortOrder
   total?: Prisma.SortOrder
   lineCount?: Prisma.SortOrder
+  discountCodes?: Prisma.SortOrder
+  discountApplications?: Prisma.SortOrder
   paymentProvider?: Prisma.SortOrder
   paymentStatus?: Prisma.SortOrder
   paymentReference?: Prisma.SortOrder
@@ -1050,6 +1082,15 @@ export type CheckoutUpdateOneWithoutReservationsNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.CheckoutUpdateToOneWithWhereWithoutReservationsInput, Prisma.CheckoutUpdateWithoutReservationsInput>, Prisma.CheckoutUncheckedUpdateWithoutReservationsInput>
 }
 
+export type CheckoutCreatediscountCodesInput = {
+  set: string[]
+}
+
+export type CheckoutUpdatediscountCodesInput = {
+  set?: string[]
+  push?: string | string[]
+}
+
 export type CheckoutCreateNestedOneWithoutLinesInput = {
   create?: Prisma.XOR<Prisma.CheckoutCreateWithoutLinesInput, Prisma.CheckoutUncheckedCreateWithoutLinesInput>
   connectOrCreate?: Prisma.CheckoutCreateOrConnectWithoutLinesInput
@@ -1083,6 +1124,8 @@ export type CheckoutCreateWithoutProjectInput = {
   discount?: bigint | number
   total?: bigint | number
   lineCount?: number
+  discountCodes?: Prisma.CheckoutCreatediscountCodesInput | string[]
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   paymentProvider?: string | null
   paymentStatus?: string | null
   paymentReference?: string | null
@@ -1119,6 +1162,8 @@ export type CheckoutUncheckedCreateWithoutProjectInput = {
   discount?: bigint | number
   total?: bigint | number
   lineCount?: number
+  discountCodes?: Prisma.CheckoutCreatediscountCodesInput | string[]
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   paymentProvider?: string | null
   paymentStatus?: string | null
   paymentReference?: string | null
@@ -1185,6 +1230,8 @@ export type CheckoutScalarWhereInput = {
   discount?: Prisma.BigIntFilter<"Checkout"> | bigint | number
   total?: Prisma.BigIntFilter<"Checkout"> | bigint | number
   lineCount?: Prisma.IntFilter<"Checkout"> | number
+  discountCodes?: Prisma.StringNullableListFilter<"Checkout">
+  discountApplications?: Prisma.JsonFilter<"Checkout">
   paymentProvider?: Prisma.StringNullableFilter<"Checkout"> | string | null
   paymentStatus?: Prisma.StringNullableFilter<"Checkout"> | string | null
   paymentReference?: Prisma.StringNullableFilter<"Checkout"> | string | null
@@ -1219,6 +1266,8 @@ export type CheckoutCreateWithoutReservationsInput = {
   discount?: bigint | number
   total?: bigint | number
   lineCount?: number
+  discountCodes?: Prisma.CheckoutCreatediscountCodesInput | string[]
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   paymentProvider?: string | null
   paymentStatus?: string | null
   paymentReference?: string | null
@@ -1256,6 +1305,8 @@ export type CheckoutUncheckedCreateWithoutReservationsInput = {
   discount?: bigint | number
   total?: bigint | number
   lineCount?: number
+  discountCodes?: Prisma.CheckoutCreatediscountCodesInput | string[]
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   paymentProvider?: string | null
   paymentStatus?: string | null
   paymentReference?: string | null
@@ -1307,6 +1358,8 @@ export type CheckoutUpdateWithoutReservationsInput = {
   discount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   total?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   lineCount?: Prisma.IntFieldUpdateOperationsInput | number
+  discountCodes?: Prisma.CheckoutUpdatediscountCodesInput | string[]
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   paymentProvider?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paymentStatus?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paymentReference?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -1344,6 +1397,8 @@ export type CheckoutUncheckedUpdateWithoutReservationsInput = {
   discount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   total?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   lineCount?: Prisma.IntFieldUpdateOperationsInput | number
+  discountCodes?: Prisma.CheckoutUpdatediscountCodesInput | string[]
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   paymentProvider?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paymentStatus?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paymentReference?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -1379,6 +1434,8 @@ export type CheckoutCreateWithoutLinesInput = {
   discount?: bigint | number
   total?: bigint | number
   lineCount?: number
+  discountCodes?: Prisma.CheckoutCreatediscountCodesInput | string[]
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   paymentProvider?: string | null
   paymentStatus?: string | null
   paymentReference?: string | null
@@ -1416,6 +1473,8 @@ export type CheckoutUncheckedCreateWithoutLinesInput = {
   discount?: bigint | number
   total?: bigint | number
   lineCount?: number
+  discountCodes?: Prisma.CheckoutCreatediscountCodesInput | string[]
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   paymentProvider?: string | null
   paymentStatus?: string | null
   paymentReference?: string | null
@@ -1467,6 +1526,8 @@ export type CheckoutUpdateWithoutLinesInput = {
   discount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   total?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   lineCount?: Prisma.IntFieldUpdateOperationsInput | number
+  discountCodes?: Prisma.CheckoutUpdatediscountCodesInput | string[]
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   paymentProvider?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paymentStatus?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paymentReference?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -1504,6 +1565,8 @@ export type CheckoutUncheckedUpdateWithoutLinesInput = {
   discount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   total?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   lineCount?: Prisma.IntFieldUpdateOperationsInput | number
+  discountCodes?: Prisma.CheckoutUpdatediscountCodesInput | string[]
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   paymentProvider?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paymentStatus?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paymentReference?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -1539,6 +1602,8 @@ export type CheckoutCreateManyProjectInput = {
   discount?: bigint | number
   total?: bigint | number
   lineCount?: number
+  discountCodes?: Prisma.CheckoutCreatediscountCodesInput | string[]
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   paymentProvider?: string | null
   paymentStatus?: string | null
   paymentReference?: string | null
@@ -1573,6 +1638,8 @@ export type CheckoutUpdateWithoutProjectInput = {
   discount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   total?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   lineCount?: Prisma.IntFieldUpdateOperationsInput | number
+  discountCodes?: Prisma.CheckoutUpdatediscountCodesInput | string[]
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   paymentProvider?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paymentStatus?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paymentReference?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -1609,6 +1676,8 @@ export type CheckoutUncheckedUpdateWithoutProjectInput = {
   discount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   total?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   lineCount?: Prisma.IntFieldUpdateOperationsInput | number
+  discountCodes?: Prisma.CheckoutUpdatediscountCodesInput | string[]
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   paymentProvider?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paymentStatus?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paymentReference?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -1645,6 +1714,8 @@ export type CheckoutUncheckedUpdateManyWithoutProjectInput = {
   discount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   total?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   lineCount?: Prisma.IntFieldUpdateOperationsInput | number
+  discountCodes?: Prisma.CheckoutUpdatediscountCodesInput | string[]
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   paymentProvider?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paymentStatus?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paymentReference?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -1720,6 +1791,8 @@ export type CheckoutSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs
   discount?: boolean
   total?: boolean
   lineCount?: boolean
+  discountCodes?: boolean
+  discountApplications?: boolean
   paymentProvider?: boolean
   paymentStatus?: boolean
   paymentReference?: boolean
@@ -1759,6 +1832,8 @@ export type CheckoutSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Exte
   discount?: boolean
   total?: boolean
   lineCount?: boolean
+  discountCodes?: boolean
+  discountApplications?: boolean
   paymentProvider?: boolean
   paymentStatus?: boolean
   paymentReference?: boolean
@@ -1795,6 +1870,8 @@ export type CheckoutSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Exte
   discount?: boolean
   total?: boolean
   lineCount?: boolean
+  discountCodes?: boolean
+  discountApplications?: boolean
   paymentProvider?: boolean
   paymentStatus?: boolean
   paymentReference?: boolean
@@ -1831,6 +1908,8 @@ export type CheckoutSelectScalar = {
   discount?: boolean
   total?: boolean
   lineCount?: boolean
+  discountCodes?: boolean
+  discountApplications?: boolean
   paymentProvider?: boolean
   paymentStatus?: boolean
   paymentReference?: boolean
@@ -1846,7 +1925,7 @@ export type CheckoutSelectScalar = {
   updatedAt?: boolean
 }
 
-export type CheckoutOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "projectId" | "secretHash" | "status" | "customerId" | "email" | "currency" | "shippingAddress" | "billingAddress" | "shippingRate" | "note" | "subtotal" | "tax" | "taxData" | "taxInclusive" | "shippingCost" | "discount" | "total" | "lineCount" | "paymentProvider" | "paymentStatus" | "paymentReference" | "paymentClientSecret" | "reservedUntil" | "storeCreditAmount" | "storeCreditEntryId" | "orderId" | "completedAt" | "draftOrderId" | "expiresAt" | "createdAt" | "updatedAt", ExtArgs["result"]["checkout"]>
+export type CheckoutOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "projectId" | "secretHash" | "status" | "customerId" | "email" | "currency" | "shippingAddress" | "billingAddress" | "shippingRate" | "note" | "subtotal" | "tax" | "taxData" | "taxInclusive" | "shippingCost" | "discount" | "total" | "lineCount" | "discountCodes" | "discountApplications" | "paymentProvider" | "paymentStatus" | "paymentReference" | "paymentClientSecret" | "reservedUntil" | "storeCreditAmount" | "storeCreditEntryId" | "orderId" | "completedAt" | "draftOrderId" | "expiresAt" | "createdAt" | "updatedAt", ExtArgs["result"]["checkout"]>
 export type CheckoutInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   project?: boolean | Prisma.ProjectDefaultArgs<ExtArgs>
   lines?: boolean | Prisma.Checkout$linesArgs<ExtArgs>
@@ -1893,6 +1972,14 @@ export type $CheckoutPayload<ExtArgs extends runtime.Types.Extensions.InternalAr
     discount: bigint
     total: bigint
     lineCount: number
+    /**
+     * Discount codes the shopper applied, as the discounts hold them, in the order applied.
+     */
+    discountCodes: string[]
+    /**
+     * The reductions applied (the API's DiscountApplication[]), recomputed with the totals.
+     */
+    discountApplications: runtime.JsonValue
     /**
      * The payment being taken: its provider, status and the provider's reference.
      */
@@ -2370,6 +2457,8 @@ export interface CheckoutFieldRefs {
   readonly discount: Prisma.FieldRef<"Checkout", 'BigInt'>
   readonly total: Prisma.FieldRef<"Checkout", 'BigInt'>
   readonly lineCount: Prisma.FieldRef<"Checkout", 'Int'>
+  readonly discountCodes: Prisma.FieldRef<"Checkout", 'String[]'>
+  readonly discountApplications: Prisma.FieldRef<"Checkout", 'Json'>
   readonly paymentProvider: Prisma.FieldRef<"Checkout", 'String'>
   readonly paymentStatus: Prisma.FieldRef<"Checkout", 'String'>
   readonly paymentReference: Prisma.FieldRef<"Checkout", 'String'>

@@ -120,6 +120,7 @@ export type OrderCountAggregateOutputType = {
   taxData: number
   shippingCost: number
   discount: number
+  discountApplications: number
   total: number
   shippingAddress: number
   billingAddress: number
@@ -230,6 +231,7 @@ export type OrderCountAggregateInputType = {
   taxData?: true
   shippingCost?: true
   discount?: true
+  discountApplications?: true
   total?: true
   shippingAddress?: true
   billingAddress?: true
@@ -351,6 +353,7 @@ export type OrderGroupByOutputType = {
   taxData: runtime.JsonValue | null
   shippingCost: bigint
   discount: bigint
+  discountApplications: runtime.JsonValue
   total: bigint
   shippingAddress: runtime.JsonValue | null
   billingAddress: runtime.JsonValue | null
@@ -408,6 +411,7 @@ export type OrderWhereInput = {
   taxData?: Prisma.JsonNullableFilter<"Order">
   shippingCost?: Prisma.BigIntFilter<"Order"> | bigint | number
   discount?: Prisma.BigIntFilter<"Order"> | bigint | number
+  discountApplications?: Prisma.JsonFilter<"Order">
   total?: Prisma.BigIntFilter<"Order"> | bigint | number
   shippingAddress?: Prisma.JsonNullableFilter<"Order">
   billingAddress?: Prisma.JsonNullableFilter<"Order">
@@ -446,6 +450,7 @@ export type OrderOrderByWithRelationInput = {
   taxData?: Prisma.SortOrderInput | Prisma.SortOrder
   shippingCost?: Prisma.SortOrder
   discount?: Prisma.SortOrder
+  discountApplications?: Prisma.SortOrder
   total?: Prisma.SortOrder
   shippingAddress?: Prisma.SortOrderInput | Prisma.SortOrder
   billingAddress?: Prisma.SortOrderInput | Prisma.SortOrder
@@ -490,6 +495,7 @@ export type OrderWhereUniqueInput = Prisma.AtLeast<{
   taxData?: Prisma.JsonNullableFilter<"Order">
   shippingCost?: Prisma.BigIntFilter<"Order"> | bigint | number
   discount?: Prisma.BigIntFilter<"Order"> | bigint | number
+  discountApplications?: Prisma.JsonFilter<"Order">
   total?: Prisma.BigIntFilter<"Order"> | bigint | number
   shippingAddress?: Prisma.JsonNullableFilter<"Order">
   billingAddress?: Prisma.JsonNullableFilter<"Order">
@@ -526,6 +532,7 @@ export type OrderOrderByWithAggregationInput = {
   taxData?: Prisma.SortOrderInput | Prisma.SortOrder
   shippingCost?: Prisma.SortOrder
   discount?: Prisma.SortOrder
+  discountApplications?: Prisma.SortOrder
   total?: Prisma.SortOrder
   shippingAddress?: Prisma.SortOrderInput | Prisma.SortOrder
   billingAddress?: Prisma.SortOrderInput | Prisma.SortOrder
@@ -568,6 +575,7 @@ export type OrderScalarWhereWithAggregatesInput = {
   taxData?: Prisma.JsonNullableWithAggregatesFilter<"Order">
   shippingCost?: Prisma.BigIntWithAggregatesFilter<"Order"> | bigint | number
   discount?: Prisma.BigIntWithAggregatesFilter<"Order"> | bigint | number
+  discountApplications?: Prisma.JsonWithAggregatesFilter<"Order">
   total?: Prisma.BigIntWithAggregatesFilter<"Order"> | bigint | number
   shippingAddress?: Prisma.JsonNullableWithAggregatesFilter<"Order">
   billingAddress?: Prisma.JsonNullableWithAggregatesFilter<"Order">
@@ -601,6 +609,7 @@ export type OrderCreateInput = {
   taxData?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   shippingCost: bigint | number
   discount: bigint | number
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   total: bigint | number
   shippingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   billingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -639,6 +648,7 @@ export type OrderUncheckedCreateInput = {
   taxData?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   shippingCost: bigint | number
   discount: bigint | number
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   total: bigint | number
   shippingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   billingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -675,6 +685,7 @@ export type OrderUpdateInput = {
   taxData?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   shippingCost?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   discount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   total?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   shippingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   billingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -713,6 +724,7 @@ export type OrderUncheckedUpdateInput = {
   taxData?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   shippingCost?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   discount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   total?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   shippingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   billingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -750,6 +762,7 @@ export type OrderCreateManyInput = {
   taxData?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   shippingCost: bigint | number
   discount: bigint | number
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   total: bigint | number
   shippingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   billingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -783,6 +796,7 @@ export type OrderUpdateManyMutationInput = {
   taxData?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   shippingCost?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   discount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   total?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   shippingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   billingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -817,6 +831,7 @@ export type OrderUncheckedUpdateManyInput = {
   taxData?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   shippingCost?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   discount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   total?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   shippingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   billingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -866,6 +881,7 @@ export type OrderCountOrderByAggregateInput = {
   taxData?: Prisma.SortOrder
   shippingCost?: Prisma.SortOrder
   discount?: Prisma.SortOrder
+  discountApplications?: Prisma.SortOrder
   total?: Prisma.SortOrder
   shippingAddress?: Prisma.SortOrder
   billingAddress?: Prisma.SortOrder
@@ -1062,6 +1078,7 @@ export type OrderCreateWithoutProjectInput = {
   taxData?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   shippingCost: bigint | number
   discount: bigint | number
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   total: bigint | number
   shippingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   billingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -1098,6 +1115,7 @@ export type OrderUncheckedCreateWithoutProjectInput = {
   taxData?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   shippingCost: bigint | number
   discount: bigint | number
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   total: bigint | number
   shippingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   billingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -1164,6 +1182,7 @@ export type OrderScalarWhereInput = {
   taxData?: Prisma.JsonNullableFilter<"Order">
   shippingCost?: Prisma.BigIntFilter<"Order"> | bigint | number
   discount?: Prisma.BigIntFilter<"Order"> | bigint | number
+  discountApplications?: Prisma.JsonFilter<"Order">
   total?: Prisma.BigIntFilter<"Order"> | bigint | number
   shippingAddress?: Prisma.JsonNullableFilter<"Order">
   billingAddress?: Prisma.JsonNullableFilter<"Order">
@@ -1197,6 +1216,7 @@ export type OrderCreateWithoutFulfillmentsInput = {
   taxData?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   shippingCost: bigint | number
   discount: bigint | number
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   total: bigint | number
   shippingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   billingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -1234,6 +1254,7 @@ export type OrderUncheckedCreateWithoutFulfillmentsInput = {
   taxData?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   shippingCost: bigint | number
   discount: bigint | number
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   total: bigint | number
   shippingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   billingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -1285,6 +1306,7 @@ export type OrderUpdateWithoutFulfillmentsInput = {
   taxData?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   shippingCost?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   discount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   total?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   shippingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   billingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -1322,6 +1344,7 @@ export type OrderUncheckedUpdateWithoutFulfillmentsInput = {
   taxData?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   shippingCost?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   discount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   total?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   shippingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   billingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -1357,6 +1380,7 @@ export type OrderCreateWithoutReturnRowsInput = {
   taxData?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   shippingCost: bigint | number
   discount: bigint | number
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   total: bigint | number
   shippingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   billingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -1394,6 +1418,7 @@ export type OrderUncheckedCreateWithoutReturnRowsInput = {
   taxData?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   shippingCost: bigint | number
   discount: bigint | number
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   total: bigint | number
   shippingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   billingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -1445,6 +1470,7 @@ export type OrderUpdateWithoutReturnRowsInput = {
   taxData?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   shippingCost?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   discount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   total?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   shippingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   billingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -1482,6 +1508,7 @@ export type OrderUncheckedUpdateWithoutReturnRowsInput = {
   taxData?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   shippingCost?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   discount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   total?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   shippingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   billingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -1517,6 +1544,7 @@ export type OrderCreateWithoutRefundsInput = {
   taxData?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   shippingCost: bigint | number
   discount: bigint | number
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   total: bigint | number
   shippingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   billingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -1554,6 +1582,7 @@ export type OrderUncheckedCreateWithoutRefundsInput = {
   taxData?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   shippingCost: bigint | number
   discount: bigint | number
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   total: bigint | number
   shippingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   billingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -1605,6 +1634,7 @@ export type OrderUpdateWithoutRefundsInput = {
   taxData?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   shippingCost?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   discount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   total?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   shippingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   billingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -1642,6 +1672,7 @@ export type OrderUncheckedUpdateWithoutRefundsInput = {
   taxData?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   shippingCost?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   discount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   total?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   shippingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   billingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -1677,6 +1708,7 @@ export type OrderCreateManyProjectInput = {
   taxData?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   shippingCost: bigint | number
   discount: bigint | number
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   total: bigint | number
   shippingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   billingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -1710,6 +1742,7 @@ export type OrderUpdateWithoutProjectInput = {
   taxData?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   shippingCost?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   discount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   total?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   shippingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   billingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -1746,6 +1779,7 @@ export type OrderUncheckedUpdateWithoutProjectInput = {
   taxData?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   shippingCost?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   discount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   total?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   shippingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   billingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -1782,6 +1816,7 @@ export type OrderUncheckedUpdateManyWithoutProjectInput = {
   taxData?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   shippingCost?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   discount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   total?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   shippingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   billingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -1865,6 +1900,7 @@ export type OrderSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = 
   taxData?: boolean
   shippingCost?: boolean
   discount?: boolean
+  discountApplications?: boolean
   total?: boolean
   shippingAddress?: boolean
   billingAddress?: boolean
@@ -1904,6 +1940,7 @@ export type OrderSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Extensi
   taxData?: boolean
   shippingCost?: boolean
   discount?: boolean
+  discountApplications?: boolean
   total?: boolean
   shippingAddress?: boolean
   billingAddress?: boolean
@@ -1939,6 +1976,7 @@ export type OrderSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensi
   taxData?: boolean
   shippingCost?: boolean
   discount?: boolean
+  discountApplications?: boolean
   total?: boolean
   shippingAddress?: boolean
   billingAddress?: boolean
@@ -1974,6 +2012,7 @@ export type OrderSelectScalar = {
   taxData?: boolean
   shippingCost?: boolean
   discount?: boolean
+  discountApplications?: boolean
   total?: boolean
   shippingAddress?: boolean
   billingAddress?: boolean
@@ -1988,7 +2027,7 @@ export type OrderSelectScalar = {
   updatedAt?: boolean
 }
 
-export type OrderOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "projectId" | "orderNumber" | "status" | "financialStatus" | "totalRefunded" | "fulfillmentStatus" | "cancelReason" | "cancelledAt" | "stockAllocations" | "customerId" | "email" | "currency" | "lineItems" | "subtotal" | "tax" | "taxData" | "shippingCost" | "discount" | "total" | "shippingAddress" | "billingAddress" | "paymentTerms" | "paymentDueDate" | "draftOrderId" | "paidAt" | "checkoutId" | "payments" | "returns" | "createdAt" | "updatedAt", ExtArgs["result"]["order"]>
+export type OrderOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "projectId" | "orderNumber" | "status" | "financialStatus" | "totalRefunded" | "fulfillmentStatus" | "cancelReason" | "cancelledAt" | "stockAllocations" | "customerId" | "email" | "currency" | "lineItems" | "subtotal" | "tax" | "taxData" | "shippingCost" | "discount" | "discountApplications" | "total" | "shippingAddress" | "billingAddress" | "paymentTerms" | "paymentDueDate" | "draftOrderId" | "paidAt" | "checkoutId" | "payments" | "returns" | "createdAt" | "updatedAt", ExtArgs["result"]["order"]>
 export type OrderInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   project?: boolean | Prisma.ProjectDefaultArgs<ExtArgs>
   fulfillments?: boolean | Prisma.Order$fulfillmentsArgs<ExtArgs>
@@ -2053,6 +2092,10 @@ export type $OrderPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs 
     taxData: runtime.JsonValue | null
     shippingCost: bigint
     discount: bigint
+    /**
+     * The reductions applied (the API's DiscountApplication[]): codes, promotions and a draft's manual discount.
+     */
+    discountApplications: runtime.JsonValue
     total: bigint
     shippingAddress: runtime.JsonValue | null
     billingAddress: runtime.JsonValue | null
@@ -2524,6 +2567,7 @@ export interface OrderFieldRefs {
   readonly taxData: Prisma.FieldRef<"Order", 'Json'>
   readonly shippingCost: Prisma.FieldRef<"Order", 'BigInt'>
   readonly discount: Prisma.FieldRef<"Order", 'BigInt'>
+  readonly discountApplications: Prisma.FieldRef<"Order", 'Json'>
   readonly total: Prisma.FieldRef<"Order", 'BigInt'>
   readonly shippingAddress: Prisma.FieldRef<"Order", 'Json'>
   readonly billingAddress: Prisma.FieldRef<"Order", 'Json'>
