@@ -27,9 +27,8 @@ import {
   redeemCheckoutDiscounts,
   returnCheckoutUses,
 } from './checkout-discounts.service.js';
-import { lineDiscounts } from './checkouts.mappers.js';
 import { renderOrderConfirmation } from './order-confirmation.email.js';
-import type { DiscountApplicationResource } from '../discounts/index.js';
+import { lineDiscounts, type DiscountApplicationResource } from '../discounts/index.js';
 import { paymentProviderOf, type PaymentOutcome, type ProviderName } from './payment-providers.js';
 
 type CheckoutComplete = components['schemas']['CheckoutComplete'];
@@ -207,7 +206,8 @@ export async function placeOrder(
   let order: Order;
   if (checkout.draftOrderId) {
     // The draft's own completion (its reservation, stock, number, events), then the payment recorded on its order.
-    const completed = await completeDraftIn(tx, ctx, checkout.draftOrderId).catch(asOutOfStock);
+    // Its code uses were counted before the payment (redeemCheckoutDiscounts).
+    const completed = await completeDraftIn(tx, ctx, checkout.draftOrderId, { usesCounted: true }).catch(asOutOfStock);
     order = await tx.order.update({
       where: { id: completed.id },
       data: { checkoutId: checkout.id, payments: await paymentsOf(completed.id) },
