@@ -44,9 +44,10 @@ WITH number AS (
 ), created AS (
   INSERT INTO orders (id, project_id, order_number, customer_id, email, currency, line_items, subtotal, tax, tax_data,
     shipping_cost, discount, total, shipping_address, billing_address, payment_terms, payment_due_date,
-    draft_order_id, stock_allocations, created_at, updated_at)
+    draft_order_id, stock_allocations, created_at, updated_at, discount_applications)
   SELECT $3, $1, number.value, $4, $5, $6, $7::jsonb, $8::bigint, $9::bigint, $10::jsonb, $11::bigint, $12::bigint,
-    $13::bigint, $14::jsonb, $15::jsonb, $16, $17::date, $18, $19::jsonb, $20::timestamptz, $20::timestamptz
+    $13::bigint, $14::jsonb, $15::jsonb, $16, $17::date, $18, $19::jsonb, $20::timestamptz, $20::timestamptz,
+    $38::jsonb
   FROM number
   RETURNING ${orderColumns}
 ), draft AS (

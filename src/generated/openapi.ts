@@ -3170,9 +3170,79 @@ export interface paths {
          *     available here: a level gives only its `available` units (`on_hand` minus `reserved`), so 50
          *     concurrent completions of other drafts cannot take a sent draft's units. The draft's own reservation
          *     is consumed by its completion (its units are deducted like any other, without `inventory.released`).
+         *
+         *     Discounts: the order copies the draft's `discount_applications` (each line item with its part as
+         *     `discount`); one use of each code among them is counted in the same transaction, before any stock is
+         *     taken (409 `conflict` with `field` `code` when a code is used up, or was archived or deleted since it was
+         *     applied; nothing changes then), and the order's uses of codes and promotions are recorded (see the discounts tag).
          */
         post: operations["completeDraftOrder"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/draft-orders/{id}/discount-codes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A draft order ID (`dord_...`).
+                 * @example dord_01jd5s0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["DraftOrderIdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Apply a discount code to a draft order
+         * @description Applies a discount code (matched case-insensitively) to an open or sent draft and recomputes its totals, as
+         *     `applyCheckoutDiscountCode` does for a checkout: the draft then lists it in `discount_codes` and its reduction
+         *     in `discount_applications`, stacked after the automatic promotions and before the manual discount (see the
+         *     discounts tag, "Draft orders"). A code already applied answers the draft as it is. Refused with 422
+         *     `discount_invalid`, `discount_expired` or `discount_not_applicable` (with `reason`), and 409
+         *     `usage_limit_reached` (its total limit, or the per-customer limit for the draft's customer, else its
+         *     `customer_email`, is used up); a completed draft is 400. Nothing changes when refused. The code's use is
+         *     counted when the draft is completed (`completeDraftOrder`). Records `draft_order.updated`.
+         */
+        post: operations["applyDraftOrderDiscountCode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/draft-orders/{id}/discount-codes/{code}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A draft order ID (`dord_...`).
+                 * @example dord_01jd5s0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["DraftOrderIdPath"];
+                /**
+                 * @description A discount code applied (compared case-insensitively).
+                 * @example WELCOME10
+                 */
+                code: components["parameters"]["DiscountCodePath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a discount code from a draft order
+         * @description Removes the code (matched case-insensitively) from an open or sent draft and recomputes its totals; a code
+         *     the draft does not hold answers 404, a completed draft 400. Records `draft_order.updated`.
+         */
+        delete: operations["removeDraftOrderDiscountCode"];
         options?: never;
         head?: never;
         patch?: never;
@@ -5021,8 +5091,20 @@ export interface components {
             tax_inclusive?: boolean;
             /** Format: int64 */
             shipping_cost?: number;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description Every reduction: codes, promotions and the manual discount (the sum of `discount_applications`).
+             */
             discount?: number;
+            /**
+             * Format: int64
+             * @description The discount typed by hand (`DraftOrderUpdate.discount`), taken off last.
+             */
+            manual_discount?: number;
+            /** @description The discount codes applied, as the discounts hold them, in the order applied. */
+            discount_codes?: string[];
+            /** @description Each reduction applied, in stacking order (promotions, codes, then the manual discount); `line_index` is the position in the draft's items. */
+            discount_applications?: components["schemas"]["DiscountApplication"][];
             /** Format: int64 */
             total?: number;
             currency?: components["schemas"]["CurrencyCode"];
@@ -5097,10 +5179,10 @@ export interface components {
             shipping_cost?: number;
             /**
              * Format: int64
-             * @description Everything taken off: the sum of `discount_applications` for a checkout's order; the manual discount of a draft order's order.
+             * @description Everything taken off: the sum of `discount_applications` (codes, promotions and a draft's manual discount).
              */
             discount?: number;
-            /** @description Each reduction applied (codes and automatic promotions) as the checkout showed them; empty for orders of draft orders and for orders created before discounts existed. */
+            /** @description Each reduction applied (codes, automatic promotions and a draft order's manual discount) as the checkout or draft order showed them; empty for orders created before discounts existed. */
             discount_applications?: components["schemas"]["DiscountApplication"][];
             /** Format: int64 */
             total?: number;
@@ -7827,6 +7909,12 @@ export interface components {
         /**
          * @description A draft order. Amounts are integers in minor units.
          *
+         *     Discounts: the project's automatic promotions and the codes applied (`discount_codes`) reduce the lines
+         *     (and shipping) first, tax is computed on what each line has left, and the manual discount
+         *     (`manual_discount`) is taken off last (see the discounts tag, "Draft orders"); `discount` is the sum of
+         *     every reduction, each listed in `discount_applications`. Without codes or promotions, `discount` is
+         *     the manual discount and the rules below apply as they are.
+         *
          *     Totals: each line's `total` is `quantity x unit_price`; `subtotal` is the sum of the line totals.
          *     With the project's tax calculation enabled, the rate is the one of the project's tax rates whose
          *     `country` (and `state`, when the rate names one; a state rate wins over the country rate) matches the
@@ -7858,8 +7946,20 @@ export interface components {
             tax_inclusive: boolean;
             /** Format: int64 */
             shipping_cost: number;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description Every reduction: codes, promotions and the manual discount (the sum of `discount_applications`).
+             */
             discount: number;
+            /**
+             * Format: int64
+             * @description The discount typed by hand (`DraftOrderUpdate.discount`), taken off last.
+             */
+            manual_discount: number;
+            /** @description The discount codes applied, as the discounts hold them, in the order applied. */
+            discount_codes: string[];
+            /** @description Each reduction applied, in stacking order (promotions, codes, then the manual discount); `line_index` is the position in the draft's items. */
+            discount_applications: components["schemas"]["DiscountApplication"][];
             /** Format: int64 */
             total: number;
             currency: components["schemas"]["CurrencyCode"];
@@ -7911,6 +8011,7 @@ export interface components {
             /** @description Ignored while the project's tax calculation is enabled. */
             tax?: components["schemas"]["Money"];
             shipping_cost?: components["schemas"]["Money"];
+            /** @description The manual discount (`manual_discount`), taken off after the codes, promotions and tax (see the discounts tag, "Draft orders"). */
             discount?: components["schemas"]["Money"];
             payment_terms?: components["schemas"]["PaymentTerms"];
             metadata?: components["schemas"]["Metadata"];
@@ -8126,10 +8227,10 @@ export interface components {
             shipping_cost: number;
             /**
              * Format: int64
-             * @description Everything taken off: the sum of `discount_applications` for a checkout's order; the manual discount of a draft order's order.
+             * @description Everything taken off: the sum of `discount_applications` (codes, promotions and a draft's manual discount).
              */
             discount: number;
-            /** @description Each reduction applied (codes and automatic promotions) as the checkout showed them; empty for orders of draft orders and for orders created before discounts existed. */
+            /** @description Each reduction applied (codes, automatic promotions and a draft order's manual discount) as the checkout or draft order showed them; empty for orders created before discounts existed. */
             discount_applications?: components["schemas"]["DiscountApplication"][];
             /** Format: int64 */
             total: number;
@@ -9196,7 +9297,8 @@ export interface components {
         /**
          * @description Why a discount code was refused: `discount_invalid` (no active code of the project by that name),
          *     `discount_expired` (outside its `starts_at`-`ends_at` window), `discount_not_applicable` (with `reason`:
-         *     `min_subtotal`, `products`, `customer`, `currency` or `not_combinable`).
+         *     `min_subtotal`, `products`, `customer`, `currency` or `not_combinable`); on draft orders also
+         *     `usage_limit_reached` (409: its total or per-customer limit is used up).
          */
         DiscountError: {
             error: {
@@ -9204,7 +9306,7 @@ export interface components {
                  * @description Stable machine-readable code.
                  * @enum {string}
                  */
-                code: "discount_invalid" | "discount_expired" | "discount_not_applicable";
+                code: "discount_invalid" | "discount_expired" | "discount_not_applicable" | "usage_limit_reached";
                 /** @description A human-readable explanation. */
                 message: string;
                 /** @description The offending field (`code`). */
@@ -10944,6 +11046,53 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["CheckoutError"];
+            };
+        };
+        /** @description The code does not apply to this draft order (`discount_invalid`, `discount_expired`, `discount_not_applicable` with `reason`); nothing changed. */
+        DraftDiscountCodeRejected: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "discount_not_applicable",
+                 *         "message": "The code WELCOME10 needs a higher subtotal.",
+                 *         "field": "code",
+                 *         "reason": "min_subtotal"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["DiscountError"];
+            };
+        };
+        /** @description The code's total or per-customer usage limit is used up (`usage_limit_reached`); nothing changed. */
+        DraftDiscountUsageLimitReached: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "usage_limit_reached",
+                 *         "message": "The code WELCOME10 has reached its usage limit.",
+                 *         "field": "code"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["DiscountError"];
             };
         };
         /** @description No such purchase order in the caller's project. */
@@ -24577,6 +24726,29 @@ export interface operations {
                      *           "tax_inclusive": false,
                      *           "shipping_cost": 490,
                      *           "discount": 1000,
+                     *           "manual_discount": 1000,
+                     *           "discount_codes": [],
+                     *           "discount_applications": [
+                     *             {
+                     *               "source": "manual",
+                     *               "id": null,
+                     *               "code": null,
+                     *               "title": "Manual discount",
+                     *               "type": "manual",
+                     *               "amount": 1000,
+                     *               "lines": [
+                     *                 {
+                     *                   "line_index": 0,
+                     *                   "amount": 832
+                     *                 },
+                     *                 {
+                     *                   "line_index": 1,
+                     *                   "amount": 168
+                     *                 }
+                     *               ],
+                     *               "shipping_amount": 0
+                     *             }
+                     *           ],
                      *           "total": 27812,
                      *           "currency": "EUR",
                      *           "shipping_address": {
@@ -24715,6 +24887,9 @@ export interface operations {
                      *         "tax_inclusive": false,
                      *         "shipping_cost": 0,
                      *         "discount": 0,
+                     *         "manual_discount": 0,
+                     *         "discount_codes": [],
+                     *         "discount_applications": [],
                      *         "total": 0,
                      *         "currency": "EUR",
                      *         "shipping_address": {
@@ -24842,6 +25017,29 @@ export interface operations {
                      *         "tax_inclusive": false,
                      *         "shipping_cost": 490,
                      *         "discount": 1000,
+                     *         "manual_discount": 1000,
+                     *         "discount_codes": [],
+                     *         "discount_applications": [
+                     *           {
+                     *             "source": "manual",
+                     *             "id": null,
+                     *             "code": null,
+                     *             "title": "Manual discount",
+                     *             "type": "manual",
+                     *             "amount": 1000,
+                     *             "lines": [
+                     *               {
+                     *                 "line_index": 0,
+                     *                 "amount": 832
+                     *               },
+                     *               {
+                     *                 "line_index": 1,
+                     *                 "amount": 168
+                     *               }
+                     *             ],
+                     *             "shipping_amount": 0
+                     *           }
+                     *         ],
                      *         "total": 27812,
                      *         "currency": "EUR",
                      *         "shipping_address": {
@@ -25082,6 +25280,29 @@ export interface operations {
                      *         "tax_inclusive": false,
                      *         "shipping_cost": 490,
                      *         "discount": 1000,
+                     *         "manual_discount": 1000,
+                     *         "discount_codes": [],
+                     *         "discount_applications": [
+                     *           {
+                     *             "source": "manual",
+                     *             "id": null,
+                     *             "code": null,
+                     *             "title": "Manual discount",
+                     *             "type": "manual",
+                     *             "amount": 1000,
+                     *             "lines": [
+                     *               {
+                     *                 "line_index": 0,
+                     *                 "amount": 832
+                     *               },
+                     *               {
+                     *                 "line_index": 1,
+                     *                 "amount": 168
+                     *               }
+                     *             ],
+                     *             "shipping_amount": 0
+                     *           }
+                     *         ],
                      *         "total": 27812,
                      *         "currency": "EUR",
                      *         "shipping_address": {
@@ -25240,6 +25461,29 @@ export interface operations {
                      *         "tax_inclusive": false,
                      *         "shipping_cost": 490,
                      *         "discount": 1000,
+                     *         "manual_discount": 1000,
+                     *         "discount_codes": [],
+                     *         "discount_applications": [
+                     *           {
+                     *             "source": "manual",
+                     *             "id": null,
+                     *             "code": null,
+                     *             "title": "Manual discount",
+                     *             "type": "manual",
+                     *             "amount": 1000,
+                     *             "lines": [
+                     *               {
+                     *                 "line_index": 0,
+                     *                 "amount": 832
+                     *               },
+                     *               {
+                     *                 "line_index": 1,
+                     *                 "amount": 168
+                     *               }
+                     *             ],
+                     *             "shipping_amount": 0
+                     *           }
+                     *         ],
                      *         "total": 27812,
                      *         "currency": "EUR",
                      *         "shipping_address": {
@@ -25450,6 +25694,29 @@ export interface operations {
                      *         "tax_inclusive": false,
                      *         "shipping_cost": 490,
                      *         "discount": 1000,
+                     *         "manual_discount": 1000,
+                     *         "discount_codes": [],
+                     *         "discount_applications": [
+                     *           {
+                     *             "source": "manual",
+                     *             "id": null,
+                     *             "code": null,
+                     *             "title": "Manual discount",
+                     *             "type": "manual",
+                     *             "amount": 1000,
+                     *             "lines": [
+                     *               {
+                     *                 "line_index": 0,
+                     *                 "amount": 832
+                     *               },
+                     *               {
+                     *                 "line_index": 1,
+                     *                 "amount": 168
+                     *               }
+                     *             ],
+                     *             "shipping_amount": 0
+                     *           }
+                     *         ],
                      *         "total": 27812,
                      *         "currency": "EUR",
                      *         "shipping_address": {
@@ -25562,6 +25829,29 @@ export interface operations {
                      *         "tax_inclusive": false,
                      *         "shipping_cost": 490,
                      *         "discount": 1000,
+                     *         "manual_discount": 1000,
+                     *         "discount_codes": [],
+                     *         "discount_applications": [
+                     *           {
+                     *             "source": "manual",
+                     *             "id": null,
+                     *             "code": null,
+                     *             "title": "Manual discount",
+                     *             "type": "manual",
+                     *             "amount": 1000,
+                     *             "lines": [
+                     *               {
+                     *                 "line_index": 0,
+                     *                 "amount": 832
+                     *               },
+                     *               {
+                     *                 "line_index": 1,
+                     *                 "amount": 168
+                     *               }
+                     *             ],
+                     *             "shipping_amount": 0
+                     *           }
+                     *         ],
                      *         "total": 27812,
                      *         "currency": "EUR",
                      *         "shipping_address": {
@@ -25761,8 +26051,51 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["DraftOrderNotFound"];
-            /** @description A variant with inventory policy `deny` is short of stock, or the Idempotency-Key conflicts. */
+            /** @description A variant with inventory policy `deny` is short of stock (`conflict` naming the variant), a discount code of the draft is used up (`conflict` with `field` `code`), or the Idempotency-Key conflicts. */
             409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    applyDraftOrderDiscountCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A draft order ID (`dord_...`).
+                 * @example dord_01jd5s0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["DraftOrderIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "code": "welcome10"
+                 *     }
+                 */
+                "application/json": components["schemas"]["DiscountCodeInput"];
+            };
+        };
+        responses: {
+            /** @description The draft order with the code applied. */
+            200: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
@@ -25774,13 +26107,241 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": {
-                     *         "code": "conflict",
-                     *         "message": "Not enough stock of Trail Runner 2 - EU 42 / Black (var_01jd5ky9n3p5q7r9s1t3v5w7x9): 1 available at active locations, 2 ordered.",
-                     *         "field": "var_01jd5ky9n3p5q7r9s1t3v5w7x9"
+                     *       "data": {
+                     *         "id": "dord_01jd5s0a2c4e6g8j0l2n4q6s8u",
+                     *         "draft_number": 12,
+                     *         "status": "open",
+                     *         "customer_id": "cus_01jd5p0a2c4e6g8j0l2n4q6s8u",
+                     *         "customer_email": "jane.doe@example.com",
+                     *         "subtotal": 23800,
+                     *         "tax": 4070,
+                     *         "tax_data": {
+                     *           "total_tax": 4070,
+                     *           "tax_inclusive": false,
+                     *           "source": "store_rates",
+                     *           "tax_lines": [
+                     *             {
+                     *               "name": "DE tax 19%",
+                     *               "rate": 0.19,
+                     *               "amount": 4070
+                     *             }
+                     *           ]
+                     *         },
+                     *         "tax_inclusive": false,
+                     *         "shipping_cost": 490,
+                     *         "discount": 3380,
+                     *         "manual_discount": 1000,
+                     *         "discount_codes": [
+                     *           "WELCOME10"
+                     *         ],
+                     *         "discount_applications": [
+                     *           {
+                     *             "source": "code",
+                     *             "id": "disc_01jd5w0a2c4e6g8j0l2n4q6s8u",
+                     *             "code": "WELCOME10",
+                     *             "title": "10 % off a first order",
+                     *             "type": "percentage",
+                     *             "amount": 2380,
+                     *             "lines": [
+                     *               {
+                     *                 "line_index": 0,
+                     *                 "amount": 1980
+                     *               },
+                     *               {
+                     *                 "line_index": 1,
+                     *                 "amount": 400
+                     *               }
+                     *             ],
+                     *             "shipping_amount": 0
+                     *           },
+                     *           {
+                     *             "source": "manual",
+                     *             "id": null,
+                     *             "code": null,
+                     *             "title": "Manual discount",
+                     *             "type": "manual",
+                     *             "amount": 1000,
+                     *             "lines": [
+                     *               {
+                     *                 "line_index": 0,
+                     *                 "amount": 832
+                     *               },
+                     *               {
+                     *                 "line_index": 1,
+                     *                 "amount": 168
+                     *               }
+                     *             ],
+                     *             "shipping_amount": 0
+                     *           }
+                     *         ],
+                     *         "total": 24980,
+                     *         "currency": "EUR",
+                     *         "shipping_address": {
+                     *           "first_name": "Jane",
+                     *           "last_name": "Doe",
+                     *           "company": null,
+                     *           "line1": "Friedrichstrasse 68",
+                     *           "line2": "3. OG",
+                     *           "city": "Berlin",
+                     *           "state": null,
+                     *           "postal_code": "10117",
+                     *           "country": "DE",
+                     *           "phone": "+49 30 1234567"
+                     *         },
+                     *         "billing_address": null,
+                     *         "payment_terms": "net_30",
+                     *         "payment_due_date": "2026-12-21",
+                     *         "order_id": null,
+                     *         "completed_at": null,
+                     *         "item_count": 2,
+                     *         "notes": "Wholesale order agreed by phone.",
+                     *         "metadata": {
+                     *           "erp_id": "Q-2231"
+                     *         },
+                     *         "created_at": "2026-11-21T09:00:00.000Z",
+                     *         "updated_at": "2026-11-21T09:06:00.000Z"
                      *       }
                      *     }
                      */
+                    "application/json": components["schemas"]["DraftOrderEnvelope"];
+                };
+            };
+            400: components["responses"]["DraftOrderBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["DraftOrderNotFound"];
+            409: components["responses"]["DraftDiscountUsageLimitReached"];
+            422: components["responses"]["DraftDiscountCodeRejected"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    removeDraftOrderDiscountCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A draft order ID (`dord_...`).
+                 * @example dord_01jd5s0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["DraftOrderIdPath"];
+                /**
+                 * @description A discount code applied (compared case-insensitively).
+                 * @example WELCOME10
+                 */
+                code: components["parameters"]["DiscountCodePath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The draft order without the code. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "dord_01jd5s0a2c4e6g8j0l2n4q6s8u",
+                     *         "draft_number": 12,
+                     *         "status": "open",
+                     *         "customer_id": "cus_01jd5p0a2c4e6g8j0l2n4q6s8u",
+                     *         "customer_email": "jane.doe@example.com",
+                     *         "subtotal": 23800,
+                     *         "tax": 4522,
+                     *         "tax_data": {
+                     *           "total_tax": 4522,
+                     *           "tax_inclusive": false,
+                     *           "source": "store_rates",
+                     *           "tax_lines": [
+                     *             {
+                     *               "name": "DE tax 19%",
+                     *               "rate": 0.19,
+                     *               "amount": 4522
+                     *             }
+                     *           ]
+                     *         },
+                     *         "tax_inclusive": false,
+                     *         "shipping_cost": 490,
+                     *         "discount": 1000,
+                     *         "manual_discount": 1000,
+                     *         "discount_codes": [],
+                     *         "discount_applications": [
+                     *           {
+                     *             "source": "manual",
+                     *             "id": null,
+                     *             "code": null,
+                     *             "title": "Manual discount",
+                     *             "type": "manual",
+                     *             "amount": 1000,
+                     *             "lines": [
+                     *               {
+                     *                 "line_index": 0,
+                     *                 "amount": 832
+                     *               },
+                     *               {
+                     *                 "line_index": 1,
+                     *                 "amount": 168
+                     *               }
+                     *             ],
+                     *             "shipping_amount": 0
+                     *           }
+                     *         ],
+                     *         "total": 27812,
+                     *         "currency": "EUR",
+                     *         "shipping_address": {
+                     *           "first_name": "Jane",
+                     *           "last_name": "Doe",
+                     *           "company": null,
+                     *           "line1": "Friedrichstrasse 68",
+                     *           "line2": "3. OG",
+                     *           "city": "Berlin",
+                     *           "state": null,
+                     *           "postal_code": "10117",
+                     *           "country": "DE",
+                     *           "phone": "+49 30 1234567"
+                     *         },
+                     *         "billing_address": null,
+                     *         "payment_terms": "net_30",
+                     *         "payment_due_date": "2026-12-21",
+                     *         "order_id": null,
+                     *         "completed_at": null,
+                     *         "item_count": 2,
+                     *         "notes": "Wholesale order agreed by phone.",
+                     *         "metadata": {
+                     *           "erp_id": "Q-2231"
+                     *         },
+                     *         "created_at": "2026-11-21T09:00:00.000Z",
+                     *         "updated_at": "2026-11-21T09:05:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DraftOrderEnvelope"];
+                };
+            };
+            400: components["responses"]["DraftOrderBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            /** @description No such draft order in the caller's project, or the draft does not hold this code. */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };

@@ -33,6 +33,7 @@ export type OperationId =
   | 'addDraftOrderItems'
   | 'adjustStoreCredit'
   | 'applyCheckoutDiscountCode'
+  | 'applyDraftOrderDiscountCode'
   | 'approveReturn'
   | 'archiveMetafieldDefinition'
   | 'blockSuggestion'
@@ -203,6 +204,7 @@ export type OperationId =
   | 'removeCheckoutLine'
   | 'removeCollectionProduct'
   | 'removeCustomerGroupMember'
+  | 'removeDraftOrderDiscountCode'
   | 'reorderMetafieldDefinitions'
   | 'requestPasswordReset'
   | 'resetPassword'
@@ -265,6 +267,7 @@ export interface OperationAuth {
   addDraftOrderItems: 'secret';
   adjustStoreCredit: 'secret';
   applyCheckoutDiscountCode: 'publishable';
+  applyDraftOrderDiscountCode: 'secret';
   approveReturn: 'secret';
   archiveMetafieldDefinition: 'secret';
   blockSuggestion: 'secret';
@@ -435,6 +438,7 @@ export interface OperationAuth {
   removeCheckoutLine: 'publishable';
   removeCollectionProduct: 'secret';
   removeCustomerGroupMember: 'secret';
+  removeDraftOrderDiscountCode: 'secret';
   reorderMetafieldDefinitions: 'secret';
   requestPasswordReset: 'publishable';
   resetPassword: 'publishable';
@@ -498,7 +502,7 @@ export interface OperationsByTag {
   'customer-groups': 'addCustomerGroupMembers' | 'createCustomerGroup' | 'deleteCustomerGroup' | 'getCustomerGroup' | 'listCustomerGroups' | 'removeCustomerGroupMember' | 'updateCustomerGroup';
   'customers': 'createCustomer' | 'createCustomerAddress' | 'createCustomerNote' | 'deleteCustomer' | 'deleteCustomerAddress' | 'deleteCustomerNote' | 'getCustomer' | 'listCustomerAddresses' | 'listCustomerNotes' | 'listCustomers' | 'updateCustomer' | 'updateCustomerAddress';
   'discounts': 'createDiscount' | 'createPromotion' | 'deleteDiscount' | 'deletePromotion' | 'getDiscount' | 'getPromotion' | 'listDiscounts' | 'listPromotions' | 'updateDiscount' | 'updatePromotion';
-  'draft-orders': 'addDraftOrderItems' | 'completeDraftOrder' | 'createDraftOrder' | 'deleteDraftOrder' | 'deleteDraftOrderItem' | 'getDraftOrder' | 'listDraftOrders' | 'sendDraftOrder' | 'updateDraftOrder' | 'updateDraftOrderItem';
+  'draft-orders': 'addDraftOrderItems' | 'applyDraftOrderDiscountCode' | 'completeDraftOrder' | 'createDraftOrder' | 'deleteDraftOrder' | 'deleteDraftOrderItem' | 'getDraftOrder' | 'listDraftOrders' | 'removeDraftOrderDiscountCode' | 'sendDraftOrder' | 'updateDraftOrder' | 'updateDraftOrderItem';
   'inventory': 'listVariantInventoryLevels' | 'setInventoryLevel';
   'locations': 'createLocation' | 'deleteLocation' | 'getLocation' | 'listLocations' | 'setDefaultLocation' | 'transferLocationInventory' | 'updateLocation';
   'metafields': 'archiveMetafieldDefinition' | 'createMetafieldDefinition' | 'deleteCollectionMetafield' | 'deleteCustomerMetafield' | 'deleteOrderMetafield' | 'deleteProductMetafield' | 'deleteVariantMetafield' | 'getCollectionMetafields' | 'getCustomerMetafields' | 'getOrderMetafields' | 'getProductMetafields' | 'getVariantMetafields' | 'listMetafieldDefinitions' | 'reorderMetafieldDefinitions' | 'setCollectionMetafield' | 'setCollectionMetafields' | 'setCustomerMetafield' | 'setCustomerMetafields' | 'setOrderMetafield' | 'setOrderMetafields' | 'setProductMetafield' | 'setProductMetafields' | 'setVariantMetafield' | 'setVariantMetafields' | 'updateMetafieldDefinition';
@@ -599,6 +603,21 @@ export const operationIndex: readonly OperationMeta[] = [
     "tag": "checkouts",
     "auth": "publishable",
     "customerTokenOptional": true,
+    "idempotent": false,
+    "entityTag": false,
+    "ifMatch": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "applyDraftOrderDiscountCode",
+    "method": "POST",
+    "path": "/v1/draft-orders/{id}/discount-codes",
+    "tag": "draft-orders",
+    "auth": "secret",
+    "customerTokenOptional": false,
     "idempotent": false,
     "entityTag": false,
     "ifMatch": false,
@@ -3435,6 +3454,21 @@ export const operationIndex: readonly OperationMeta[] = [
     "method": "DELETE",
     "path": "/v1/customer-groups/{id}/members/{customer_id}",
     "tag": "customer-groups",
+    "auth": "secret",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "entityTag": false,
+    "ifMatch": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "removeDraftOrderDiscountCode",
+    "method": "DELETE",
+    "path": "/v1/draft-orders/{id}/discount-codes/{code}",
+    "tag": "draft-orders",
     "auth": "secret",
     "customerTokenOptional": false,
     "idempotent": false,

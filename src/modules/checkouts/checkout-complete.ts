@@ -28,9 +28,8 @@ import {
   redeemCheckoutDiscounts,
   returnCheckoutUses,
 } from './checkout-discounts.service.js';
-import { lineDiscounts } from './checkouts.mappers.js';
 import { renderOrderConfirmation } from './order-confirmation.email.js';
-import type { DiscountApplicationResource } from '../discounts/index.js';
+import { lineDiscounts, type DiscountApplicationResource } from '../discounts/index.js';
 
 type CheckoutComplete = components['schemas']['CheckoutComplete'];
 
@@ -217,12 +216,15 @@ export async function placeOrder(
   let order: Order;
   if (checkout.draftOrderId) {
     // The draft's own completion (its reservation, stock, number, events), its order created carrying the checkout
-    // and the payments (store credit first), so order.created's payload shows them.
-    order = await completeDraftIn(tx, ctx, checkout.draftOrderId, {
-      planned,
-      checkoutId: checkout.id,
-      payments: await paymentsOf(planned.id),
-    }).catch(asOutOfStock);
+    // and the payments (store credit first), so order.created's payload shows them. Its code uses were counted
+    // before the payment (redeemCheckoutDiscounts).
+    order = await completeDraftIn(
+      tx,
+      ctx,
+      checkout.draftOrderId,
+      { planned, checkoutId: checkout.id, payments: await paymentsOf(planned.id) },
+      { usesCounted: true },
+    ).catch(asOutOfStock);
   } else {
     await releaseCheckoutHold(tx, checkout.id);
     const allocations = await deductStock(tx, ctx, demandsOf(lines)).catch(asOutOfStock);

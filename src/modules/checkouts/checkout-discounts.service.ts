@@ -13,6 +13,7 @@ import {
   requireApplied,
   type DiscountApplicationResource,
 } from '../discounts/index.js';
+import { countDraftUses, giveBackDraftUses } from '../draft-orders/index.js';
 import { awaitsAction, type CheckoutKey } from './checkout-access.js';
 import { basketOfCheckout, withTotals } from './checkout-pricing.js';
 import { checkoutForChange, linesOf, saveCheckout, type CheckoutWithLines } from './checkouts.service.js';
@@ -61,7 +62,11 @@ export async function redeemCheckoutDiscounts(
   checkout: Checkout,
   lines: CheckoutLine[],
 ): Promise<Checkout> {
-  if (checkout.draftOrderId) return checkout;
+  // A draft's checkout: its draft's amounts stand, and the draft's code uses are counted (its completion records them).
+  if (checkout.draftOrderId) {
+    await countDraftUses(ctx, tx, checkout.draftOrderId);
+    return checkout;
+  }
   let priced = checkout;
   // A payment waiting for its second step was started for the checkout's amount: it stands.
   if (!awaitsAction(checkout)) {
@@ -87,11 +92,19 @@ async function codesOf(tx: Tx, checkout: Checkout) {
  * second completion counts them again.
  */
 export async function returnCheckoutUses(ctx: Ctx, tx: Tx, checkout: Checkout): Promise<void> {
+  if (checkout.draftOrderId) {
+    await giveBackDraftUses(ctx, tx, checkout.draftOrderId);
+    return;
+  }
   await giveBackCodes(tx, ctx, await codesOf(tx, checkout));
 }
 
-/** Records the order's uses of the checkout's codes and promotions (after redeemCheckoutDiscounts counted them). */
+/**
+ * Records the order's uses of the checkout's codes and promotions (after redeemCheckoutDiscounts counted them); a
+ * draft's checkout records none: its draft's completion did.
+ */
 export async function recordCheckoutRedemptions(ctx: Ctx, tx: Tx, checkout: Checkout, orderId: string): Promise<void> {
+  if (checkout.draftOrderId) return;
   const applications = checkout.discountApplications as DiscountApplicationResource[];
   await recordRedemptions(tx, ctx, orderId, applications, customerKeyOf(checkout.customerId, checkout.email));
 }

@@ -41,8 +41,9 @@ export async function createCheckoutFromDraft(
       shippingCost: draft.shippingCost,
       discount: draft.discount,
       total: draft.total,
-      discountCodes: [],
-      discountApplications: [],
+      // Shown as the draft has them; the draft's completion counts their uses (completeDraftIn).
+      discountCodes: draft.discountCodes,
+      discountApplications: draft.discountApplications,
       lineCount: items.length,
       ...NO_PAYMENT,
       orderId: null,

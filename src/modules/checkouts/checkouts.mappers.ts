@@ -1,18 +1,12 @@
 import type { components } from '../../generated/openapi.js';
 import type { Checkout, CheckoutLine } from '../../generated/prisma/client.js';
+import { lineDiscounts } from '../discounts/index.js';
 import { awaitsAction } from './checkout-access.js';
 
 type Schemas = components['schemas'];
 export type CheckoutResource = Schemas['Checkout'];
 export type CheckoutLineResource = Schemas['CheckoutLine'];
 type Application = Schemas['DiscountApplication'];
-
-/** What the reductions took off each line (by position). */
-export function lineDiscounts(applications: Application[], count: number): number[] {
-  const parts = Array.from({ length: count }, () => 0);
-  for (const applied of applications) for (const line of applied.lines) parts[line.line_index] += line.amount;
-  return parts;
-}
 
 /** A checkout line as the API shows it, with its part of the reductions. */
 export function toCheckoutLineResource(line: CheckoutLine, discount = 0): CheckoutLineResource {

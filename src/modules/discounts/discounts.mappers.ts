@@ -9,6 +9,13 @@ export type DiscountApplicationResource = Schemas['DiscountApplication'];
 
 const iso = (date: Date | null) => date?.toISOString() ?? null;
 
+/** What the reductions took off each line (by position) of a basket of `count` lines. */
+export function lineDiscounts(applications: DiscountApplicationResource[], count: number): number[] {
+  const parts = Array.from({ length: count }, () => 0);
+  for (const applied of applications) for (const line of applied.lines) parts[line.line_index] += line.amount;
+  return parts;
+}
+
 /** A discount code as the API shows it. */
 export function toDiscountResource(row: Discount): DiscountResource {
   return {

@@ -8,5 +8,5 @@ export {
   type Discounted,
 } from './discounts.pricing.js';
 export { giveBackCodes, recordRedemptions, redeemCodes, releaseRedemptions } from './discounts.usage.js';
-export type { DiscountApplicationResource } from './discounts.mappers.js';
+export { lineDiscounts, type DiscountApplicationResource } from './discounts.mappers.js';
 export { allocate as allocateAmount, paidForUnits } from './money.js';

@@ -13,6 +13,7 @@ import {
   type OrderPaymentResource,
 } from '../orders/index.js';
 import { changedFields, eventHasSubscribers, recordEvent } from '../store-events/index.js';
+import { countDraftUses, recordDraftRedemptions, redeemsDiscounts } from './draft-orders.discounts.js';
 import { toDraftOrderResource } from './draft-orders.mappers.js';
 import { requireEmailAndItems } from './draft-orders.send.js';
 import { draftCompletionSteps } from './draft-orders.statements.js';
@@ -22,36 +23,62 @@ import { DRAFT_FIELDS, findDraftOrder, itemsOf } from './draft-orders.write.js';
  * Turns an open or sent draft into an order, all in one transaction or not at all: its reservation consumed,
  * stock deducted for variant items from what other drafts do not hold (409 when a `deny` variant is short), the order created (number, copies, customer
  * figures, order.created), the draft completed and linked, draft_order.completed recorded. The draft's
- * row lock makes a second completion wait and then answer 400, so a draft never makes two orders.
+ * row lock makes a second completion wait and then answer 400, so a draft never makes two orders. Its codes' uses
+ * are counted first (409 conflict on `code` when one is used up).
  */
 export async function completeDraftOrder(ctx: Ctx, id: string): Promise<Order> {
+  return completeDraft(ctx, id).catch((error: unknown) => {
+    // Its answers are `Error`s (openapi.yaml, completeDraftOrder): a code used up is a conflict on `code`.
+    if (error instanceof AppError && error.code === 'usage_limit_reached')
+      throw new AppError('conflict', error.message, { field: 'code' });
+    throw error;
+  });
+}
+
+/** completeDraftOrder on one connection when nothing listens and nothing is to be counted, else in writeTx. */
+async function completeDraft(ctx: Ctx, id: string): Promise<Order> {
   // No listener: prepared statements on one connection (no subscriber to hand the events to, inventory.low included).
   const pool = poolOf(ctx.db);
-  if (pool && !(await anySubscriber(ctx.db, ctx, [...COMPLETION_EVENTS, 'inventory.low'])))
-    return completeOnConnection(ctx, pool, id);
+  if (pool && !(await anySubscriber(ctx.db, ctx, [...COMPLETION_EVENTS, 'inventory.low']))) {
+    try {
+      return await completeOnConnection(ctx, pool, id);
+    } catch (error) {
+      if (!(error instanceof CountsDiscounts)) throw error;
+    }
+  }
   return writeTx(ctx, {}, (tx) => completeDraftIn(tx, ctx, id));
 }
 
+/** A draft with reductions of codes or promotions: its completion counts their uses through Prisma (completeDraftIn). */
+class CountsDiscounts extends Error {}
+
 /**
  * completeDraftOrder in the caller's transaction (a checkout paying the draft completes it with its payment):
- * the same lock, checks, stock, order and events; with `paidBy`, the order is created with the id and time it plans
- * (its payments may name it) carrying the checkout and its payments, so order.created's payload shows them.
+ * the same lock, checks, uses of codes, stock, order and events; with `paidBy`, the order is created with the id
+ * and time it plans (its payments may name it) carrying the checkout and its payments, so order.created's payload
+ * shows them; `usesCounted` when the caller counted the codes' uses already (countDraftUses, before the payment).
  */
 export async function completeDraftIn(
   tx: Tx,
   ctx: Ctx,
   id: string,
   paidBy?: { planned: { id: string; at: Date }; checkoutId: string; payments: OrderPaymentResource[] },
+  options: { usesCounted?: boolean } = {},
 ): Promise<Order> {
   const draft = await findDraftOrder(ctx, tx, id, true);
   if (draft.status === 'completed') throw new AppError('invalid_request', 'This draft order is already completed.');
   requireEmailAndItems(draft, 'completing');
+  const planned = paidBy?.planned ?? { id: newId('ord_'), at: new Date() };
+  if (redeemsDiscounts(draft)) {
+    // Code uses counted before any stock is taken, as a checkout's completion counts them (409 usage_limit_reached).
+    if (!options.usesCounted) await countDraftUses(ctx, tx, id);
+    await recordDraftRedemptions(ctx, tx, draft, planned.id);
+  }
   const items = await itemsOf(tx, id);
   // The draft's own reservation is consumed: its units become available to this deduction (and only to it, as
   // the variants stay locked until commit).
   await releaseReservations(tx, ctx, draft, undefined);
   const allocations = await deductStock(tx, ctx, demandsOf(items));
-  const planned = paidBy?.planned ?? { id: newId('ord_'), at: new Date() };
   const changes = completionChanges(draft, planned);
   if (!paidBy && !(await anySubscriber(tx, ctx, COMPLETION_EVENTS))) {
     return createOrderCompletingDraft(tx, ctx, draft, items, allocations, planned, { changes });
@@ -93,6 +120,8 @@ async function completeOnConnection(ctx: Ctx, pool: pg.Pool, id: string): Promis
       if (!draft) throw notFound('Draft order not found.');
       if (draft.status === 'completed') throw new AppError('invalid_request', 'This draft order is already completed.');
       requireEmailAndItems(draft, 'completing');
+      // Rolled back: the completion runs again in writeTx, where the uses are counted.
+      if (redeemsDiscounts(draft)) throw new CountsDiscounts();
       const planned = { id: newId('ord_'), at: new Date() };
       const deduction = await deductionOn(client, ctx, demandsOf(items), stock, planned.at);
       // The takes, the order and COMMIT in one round trip: the order counter is locked for its statement and the commit only.

@@ -2,6 +2,7 @@ import type { AreaHandlers } from '../../shared/contract.js';
 import { pickFields } from '../../shared/fields.js';
 import { toOrderResource } from '../orders/index.js';
 import { completeDraftOrder } from './draft-orders.complete.js';
+import { applyDraftCode, removeDraftCode } from './draft-orders.discounts.js';
 import { listDraftOrders } from './draft-orders.list.js';
 import { toDraftLineItemResource, toDraftOrderResource } from './draft-orders.mappers.js';
 import { sendDraftOrder } from './draft-orders.send.js';
@@ -48,6 +49,14 @@ export const draftOrderHandlers = {
         await sendDraftOrder(ctx, path.id, body ?? {}, { smtp: Boolean(deps.config.smtpUrl) }),
       ),
     },
+  }),
+  applyDraftOrderDiscountCode: async ({ path, body, ctx }) => ({
+    status: 200,
+    body: { data: toDraftOrderResource(await applyDraftCode(ctx, path.id, body.code)) },
+  }),
+  removeDraftOrderDiscountCode: async ({ path, ctx }) => ({
+    status: 200,
+    body: { data: toDraftOrderResource(await removeDraftCode(ctx, path.id, path.code)) },
   }),
   completeDraftOrder: async ({ path, ctx }) => ({
     status: 201,

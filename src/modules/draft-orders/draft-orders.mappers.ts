@@ -1,6 +1,7 @@
 import type { components } from '../../generated/openapi.js';
 import type { DraftLineItem, DraftOrder } from '../../generated/prisma/client.js';
 import { toDateString } from '../../shared/payment-terms.js';
+import type { DiscountApplicationResource } from '../discounts/index.js';
 import { toOrderLineItem } from '../orders/index.js';
 
 type Schemas = components['schemas'];
@@ -55,6 +56,9 @@ export function toDraftOrderResource(draft: DraftOrder, items?: DraftLineItem[])
     tax_inclusive: draft.taxInclusive,
     shipping_cost: Number(draft.shippingCost),
     discount: Number(draft.discount),
+    manual_discount: Number(draft.manualDiscount),
+    discount_codes: draft.discountCodes,
+    discount_applications: draft.discountApplications as DiscountApplicationResource[],
     total: Number(draft.total),
     currency: draft.currency,
     shipping_address: draft.shippingAddress as AddressResource | null,

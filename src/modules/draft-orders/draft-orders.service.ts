@@ -11,6 +11,7 @@ import { releaseReservations } from '../inventory/index.js';
 import { recordEvent } from '../store-events/index.js';
 import { jsonColumn } from '../../shared/json-column.js';
 import { toDraftOrderResource, toStoredAddress } from './draft-orders.mappers.js';
+import { totalled } from './draft-orders.discounts.js';
 import { draftForChange, findDraftOrder, itemsOf, saveDraft, withTotals } from './draft-orders.write.js';
 import { repriceItems, savePrices } from './line-pricing.js';
 import { itemChanges } from './line-items.service.js';
@@ -63,6 +64,9 @@ export async function createDraftOrder(ctx: Ctx, input: DraftOrderCreate): Promi
       taxInclusive: false,
       shippingCost: 0n,
       discount: 0n,
+      manualDiscount: 0n,
+      discountCodes: [],
+      discountApplications: [],
       total: 0n,
       currency: input.currency,
       shippingAddress: toStoredAddress(input.shipping_address),
@@ -77,10 +81,15 @@ export async function createDraftOrder(ctx: Ctx, input: DraftOrderCreate): Promi
       createdAt: now,
       updatedAt: now,
     } satisfies DraftOrder;
-    const { taxData, shippingAddress, billingAddress, metadata, ...columns } = withTotals(ctx, draft, []);
+    const { taxData, shippingAddress, billingAddress, metadata, discountApplications, ...columns } = withTotals(
+      ctx,
+      draft,
+      [],
+    );
     const created = await tx.draftOrder.create({
       data: {
         ...columns,
+        discountApplications: discountApplications as Prisma.InputJsonValue,
         taxData: jsonColumn(taxData),
         shippingAddress: jsonColumn(shippingAddress),
         billingAddress: jsonColumn(billingAddress),
@@ -128,17 +137,18 @@ export async function updateDraftOrder(ctx: Ctx, id: string, input: DraftOrderUp
       currency: input.currency ?? before.currency,
       tax: input.tax === undefined ? before.tax : BigInt(input.tax),
       shippingCost: input.shipping_cost === undefined ? before.shippingCost : BigInt(input.shipping_cost),
-      discount: input.discount === undefined ? before.discount : BigInt(input.discount),
+      manualDiscount: input.discount === undefined ? before.manualDiscount : BigInt(input.discount),
       paymentTerms: terms,
       paymentDueDate: terms === before.paymentTerms ? before.paymentDueDate : paymentDueDate(terms, new Date()),
       metadata: input.metadata === undefined ? before.metadata : input.metadata,
     };
     const items = await itemsOf(tx, id);
-    if (proposed.customerId === before.customerId) return saveDraft(tx, ctx, before, withTotals(ctx, proposed, items));
+    if (proposed.customerId === before.customerId)
+      return saveDraft(tx, ctx, before, await totalled(ctx, tx, proposed, items));
     // Another customer buys from other price lists: every variant item is priced again for it.
     const repriced = await repriceItems(ctx, tx, proposed, items);
     await savePrices(tx, items, repriced);
-    return saveDraft(tx, ctx, before, withTotals(ctx, proposed, repriced), {
+    return saveDraft(tx, ctx, before, await totalled(ctx, tx, proposed, repriced), {
       changes: itemChanges(items, repriced),
     });
   });

@@ -3,6 +3,7 @@ import type { DraftLineItem, DraftOrder, Prisma, Project } from '../../generated
 import type { Ctx } from '../../shared/context.js';
 import { AppError, invalidField } from '../../shared/errors.js';
 import { findOwned } from '../../shared/owned.js';
+import { allocateAmount, type DiscountApplicationResource, type Discounted } from '../discounts/index.js';
 import { changedFields, recordEvent, type FieldChanges } from '../store-events/index.js';
 import { jsonColumn } from '../../shared/json-column.js';
 import { toDraftOrderResource } from './draft-orders.mappers.js';
@@ -19,6 +20,9 @@ export const DRAFT_FIELDS = [
   'tax_inclusive',
   'shipping_cost',
   'discount',
+  'manual_discount',
+  'discount_codes',
+  'discount_applications',
   'total',
   'currency',
   'shipping_address',
@@ -57,41 +61,71 @@ export function itemsOf(db: Database | Tx, draftOrderId: string): Promise<DraftL
 /** The project's tax setting (openapi.yaml, `TaxSettings`). */
 export const taxSettingsOf = (project: Project): TaxSettings => project.tax as unknown as TaxSettings;
 
+/** The manual discount as an application: spread over what the lines have left (allocateAmount), the rest on none. */
+function manualApplication(amount: number, lineNet: number[]): DiscountApplicationResource {
+  const parts = allocateAmount(amount, lineNet);
+  return {
+    source: 'manual',
+    id: null,
+    code: null,
+    title: 'Manual discount',
+    type: 'manual',
+    amount,
+    lines: parts.flatMap((part, index) => (part > 0 ? [{ line_index: index, amount: part }] : [])),
+    shipping_amount: 0,
+  };
+}
+
 /**
- * The draft with its subtotal, tax, total and item count recomputed from `items` (see totals.ts); 400 on
- * `negativeField` when the total would be negative.
+ * The draft with its subtotal, tax, total, discount and item count recomputed from `items` (see totals.ts) after
+ * the reductions of `discounted` (codes and promotions; none without it), taxed on what each line has left, then
+ * its manual discount taken off (openapi.yaml, the discounts tag, "Draft orders"); 400 on `negativeField` when
+ * the total would be negative.
  */
 export function withTotals(
   ctx: Ctx,
   draft: DraftOrder,
   items: DraftLineItem[],
   negativeField = 'discount',
+  discounted?: Discounted,
 ): DraftOrder {
+  const gross = items.map((item) => item.quantity * Number(item.unitPrice));
+  const subtotal = gross.reduce((sum, amount) => sum + amount, 0);
+  const net = discounted?.evaluation.lineNet ?? gross;
+  const reductions = discounted?.evaluation.discount ?? 0;
+  const manual = Number(draft.manualDiscount);
   const totals = computeTotals({
-    lines: items.map((item) => ({ quantity: item.quantity, unitPrice: Number(item.unitPrice) })),
+    // Taxed after the reductions: each line at what it has left (as one unit, so its tax is rounded once).
+    lines: net.map((amount) => ({ quantity: 1, unitPrice: amount })),
     shippingCost: Number(draft.shippingCost),
-    discount: Number(draft.discount),
+    discount: 0,
     manualTax: Number(draft.tax),
     settings: taxSettingsOf(ctx.project),
     shippingAddress: draft.shippingAddress as TaxAddress | null,
     billingAddress: draft.billingAddress as TaxAddress | null,
   });
-  if (totals.subtotal + totals.tax + Number(draft.shippingCost) > MAX_AMOUNT) {
+  if (subtotal + totals.tax + Number(draft.shippingCost) > MAX_AMOUNT) {
     throw invalidField('items', `A draft order's amounts must stay below ${MAX_AMOUNT} minor units.`);
   }
-  if (totals.total < 0) {
+  const added = totals.taxInclusive ? 0 : totals.tax;
+  const total = subtotal - reductions + added + Number(draft.shippingCost) - manual;
+  if (total < 0) {
+    const left = reductions > 0 ? `, less the codes' and promotions' ${reductions},` : '';
     throw invalidField(
       negativeField,
-      `The total would be ${totals.total}: the discount (${draft.discount}) cannot exceed the subtotal, tax and shipping cost together.`,
+      `The total would be ${total}: the discount (${manual}) cannot exceed the subtotal, tax and shipping cost together${left}.`,
     );
   }
+  const applications = [...(discounted?.applications ?? []), ...(manual > 0 ? [manualApplication(manual, net)] : [])];
   return {
     ...draft,
-    subtotal: BigInt(totals.subtotal),
+    subtotal: BigInt(subtotal),
     tax: BigInt(totals.tax),
     taxData: totals.taxData as unknown as Prisma.JsonValue,
     taxInclusive: totals.taxInclusive,
-    total: BigInt(totals.total),
+    discount: BigInt(reductions + manual),
+    discountApplications: applications,
+    total: BigInt(total),
     itemCount: items.length,
   };
 }
@@ -108,6 +142,9 @@ function columnsOf(draft: DraftOrder): Prisma.DraftOrderUncheckedUpdateInput {
     taxInclusive: draft.taxInclusive,
     shippingCost: draft.shippingCost,
     discount: draft.discount,
+    manualDiscount: draft.manualDiscount,
+    discountCodes: draft.discountCodes,
+    discountApplications: draft.discountApplications as Prisma.InputJsonValue,
     total: draft.total,
     currency: draft.currency,
     shippingAddress: jsonColumn(draft.shippingAddress),

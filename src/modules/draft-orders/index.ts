@@ -3,4 +3,5 @@ export { computeTotals, type TaxAddress, type Totals } from './totals.js';
 export { MAX_AMOUNT, taxSettingsOf } from './draft-orders.write.js';
 export { toStoredAddress } from './draft-orders.mappers.js';
 export { completeDraftIn } from './draft-orders.complete.js';
+export { countDraftUses, giveBackDraftUses } from './draft-orders.discounts.js';
 export { lockDraftForPayment, payableDraft } from './draft-orders.pay.js';

@@ -7,7 +7,8 @@ import { newId } from '../../shared/ids.js';
 import { writeTx } from '../../shared/write.js';
 import type { FieldChanges } from '../store-events/index.js';
 import { toDraftLineItemResource } from './draft-orders.mappers.js';
-import { draftForChange, itemsOf, saveDraft, withTotals } from './draft-orders.write.js';
+import { totalled } from './draft-orders.discounts.js';
+import { draftForChange, itemsOf, saveDraft } from './draft-orders.write.js';
 import { pricingOf, repriceItems } from './line-pricing.js';
 import { releaseReservations } from '../inventory/index.js';
 import { priceFor } from '../price-lists/index.js';
@@ -131,7 +132,7 @@ export async function addLineItems(
     await tx.draftLineItem.createMany({ data: added });
     await releaseReservations(tx, ctx, draft, 'items_changed');
     const after = [...before, ...added];
-    const saved = await saveDraft(tx, ctx, draft, withTotals(ctx, draft, after, 'items'), {
+    const saved = await saveDraft(tx, ctx, draft, await totalled(ctx, tx, draft, after, 'items'), {
       what: `${added.length} line item${added.length === 1 ? '' : 's'} added`,
       changes: itemChanges(before, after),
     });
@@ -193,7 +194,7 @@ export async function updateLineItem(
         title: changed.title,
       },
     });
-    const savedDraft = await saveDraft(tx, ctx, draft, withTotals(ctx, draft, after, 'quantity'), {
+    const savedDraft = await saveDraft(tx, ctx, draft, await totalled(ctx, tx, draft, after, 'quantity'), {
       what: 'line item changed',
       changes,
     });
@@ -210,7 +211,7 @@ export async function deleteLineItem(ctx: Ctx, draftId: string, itemId: string):
     await tx.draftLineItem.delete({ where: { id: itemId } });
     await releaseReservations(tx, ctx, draft, 'items_changed');
     const after = before.filter((item) => item.id !== itemId);
-    await saveDraft(tx, ctx, draft, withTotals(ctx, draft, after, 'items'), {
+    await saveDraft(tx, ctx, draft, await totalled(ctx, tx, draft, after, 'items'), {
       what: 'line item removed',
       changes: itemChanges(before, after),
     });

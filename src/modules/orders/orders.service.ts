@@ -12,6 +12,7 @@ import { listPage, type SortColumns } from '../../shared/list-page.js';
 import { sql } from '../../shared/sql-list.js';
 import { findOwned } from '../../shared/owned.js';
 import { writeTx } from '../../shared/write.js';
+import { lineDiscounts, type DiscountApplicationResource } from '../discounts/index.js';
 import type { StockAllocation } from '../inventory/index.js';
 import { recordEvent, storeEventRow, type FieldChanges } from '../store-events/index.js';
 import { paymentDueDate, type PaymentTerms } from '../../shared/payment-terms.js';
@@ -167,7 +168,10 @@ const orderCreatedSummary = (orderNumber: number | string, draft: DraftOrder) =>
 export const draftCompletedSummary = (draft: DraftOrder, orderNumber: number | string) =>
   `Draft order #${draft.draftNumber} completed as order #${orderNumber}`;
 
-/** The order of `draft` as created (all but its number): copies of the items and amounts, net terms due from today. */
+/**
+ * The order of `draft` as created (all but its number): copies of the items (each with its part of the reductions)
+ * and amounts, the reductions applied, net terms due from today.
+ */
 function orderOfDraft(
   ctx: Ctx,
   draft: DraftOrder,
@@ -182,7 +186,8 @@ function orderOfDraft(
     customerId: draft.customerId,
     email: draft.customerEmail!,
     currency: draft.currency,
-    lineItems: items.map((item) => withLineId(toOrderLineItem(item))),
+    lineItems: itemsWithDiscounts(draft, items),
+    discountApplications: draft.discountApplications as Prisma.InputJsonValue,
     subtotal: draft.subtotal,
     tax: draft.tax,
     taxData: jsonColumn(draft.taxData),
@@ -197,6 +202,15 @@ function orderOfDraft(
     stockAllocations: allocations as unknown as Prisma.InputJsonValue,
     createdAt: now,
   };
+}
+
+/** The draft's items as the order keeps them, each with its part of the reductions when it has one. */
+function itemsWithDiscounts(draft: DraftOrder, items: DraftLineItem[]) {
+  const discounts = lineDiscounts(draft.discountApplications as DiscountApplicationResource[], items.length);
+  return items.map((item, i) => ({
+    ...withLineId(toOrderLineItem(item)),
+    ...(discounts[i] > 0 && { discount: discounts[i] }),
+  }));
 }
 
 /**

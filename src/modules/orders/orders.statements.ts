@@ -75,7 +75,7 @@ const orderColumns = selectList(ORDER_COLUMNS);
 
 // Parameters: $1 project, $2 first number, $3-$19 the order's columns, $20 the time, $21 the draft, then per
 // event id, type, resource type, resource id, actor type, actor id, summary ({number} for the order's number),
-// metadata.
+// metadata ($22-$37), and $38 the order's discount applications.
 const ORDER_COMPLETING_DRAFT = `
   WITH number AS (
     INSERT INTO project_counters (project_id, name, value) VALUES ($1, 'order_number', $2)
@@ -84,9 +84,10 @@ const ORDER_COMPLETING_DRAFT = `
   ), created AS (
     INSERT INTO orders (id, project_id, order_number, customer_id, email, currency, line_items, subtotal, tax, tax_data,
       shipping_cost, discount, total, shipping_address, billing_address, payment_terms, payment_due_date,
-      draft_order_id, stock_allocations, created_at, updated_at)
+      draft_order_id, stock_allocations, created_at, updated_at, discount_applications)
     SELECT $3, $1, number.value, $4, $5, $6, $7::jsonb, $8::bigint, $9::bigint, $10::jsonb, $11::bigint, $12::bigint,
-      $13::bigint, $14::jsonb, $15::jsonb, $16, $17::date, $18, $19::jsonb, $20::timestamptz, $20::timestamptz
+      $13::bigint, $14::jsonb, $15::jsonb, $16, $17::date, $18, $19::jsonb, $20::timestamptz, $20::timestamptz,
+      $38::jsonb
     FROM number
     RETURNING ${orderColumns}
   ), draft AS (
@@ -153,6 +154,7 @@ const orderCompletingDraftValues = (input: OrderCompletingDraft) => {
       input.summaries[i],
       JSON.stringify(event.metadata),
     ]),
+    jsonText(order.discountApplications ?? []),
   ];
 };
 

@@ -32,6 +32,7 @@ export type DraftOrderAvgAggregateOutputType = {
   tax: number | null
   shippingCost: number | null
   discount: number | null
+  manualDiscount: number | null
   total: number | null
   itemCount: number | null
 }
@@ -42,6 +43,7 @@ export type DraftOrderSumAggregateOutputType = {
   tax: bigint | null
   shippingCost: bigint | null
   discount: bigint | null
+  manualDiscount: bigint | null
   total: bigint | null
   itemCount: number | null
 }
@@ -58,6 +60,7 @@ export type DraftOrderMinAggregateOutputType = {
   taxInclusive: boolean | null
   shippingCost: bigint | null
   discount: bigint | null
+  manualDiscount: bigint | null
   total: bigint | null
   currency: string | null
   paymentTerms: string | null
@@ -82,6 +85,7 @@ export type DraftOrderMaxAggregateOutputType = {
   taxInclusive: boolean | null
   shippingCost: bigint | null
   discount: bigint | null
+  manualDiscount: bigint | null
   total: bigint | null
   currency: string | null
   paymentTerms: string | null
@@ -107,6 +111,9 @@ export type DraftOrderCountAggregateOutputType = {
   taxInclusive: number
   shippingCost: number
   discount: number
+  manualDiscount: number
+  discountCodes: number
+  discountApplications: number
   total: number
   currency: number
   shippingAddress: number
@@ -130,6 +137,7 @@ export type DraftOrderAvgAggregateInputType = {
   tax?: true
   shippingCost?: true
   discount?: true
+  manualDiscount?: true
   total?: true
   itemCount?: true
 }
@@ -140,6 +148,7 @@ export type DraftOrderSumAggregateInputType = {
   tax?: true
   shippingCost?: true
   discount?: true
+  manualDiscount?: true
   total?: true
   itemCount?: true
 }
@@ -156,6 +165,7 @@ export type DraftOrderMinAggregateInputType = {
   taxInclusive?: true
   shippingCost?: true
   discount?: true
+  manualDiscount?: true
   total?: true
   currency?: true
   paymentTerms?: true
@@ -180,6 +190,7 @@ export type DraftOrderMaxAggregateInputType = {
   taxInclusive?: true
   shippingCost?: true
   discount?: true
+  manualDiscount?: true
   total?: true
   currency?: true
   paymentTerms?: true
@@ -205,6 +216,9 @@ export type DraftOrderCountAggregateInputType = {
   taxInclusive?: true
   shippingCost?: true
   discount?: true
+  manualDiscount?: true
+  discountCodes?: true
+  discountApplications?: true
   total?: true
   currency?: true
   shippingAddress?: true
@@ -320,6 +334,9 @@ export type DraftOrderGroupByOutputType = {
   taxInclusive: boolean
   shippingCost: bigint
   discount: bigint
+  manualDiscount: bigint
+  discountCodes: string[]
+  discountApplications: runtime.JsonValue
   total: bigint
   currency: string
   shippingAddress: runtime.JsonValue | null
@@ -371,6 +388,9 @@ export type DraftOrderWhereInput = {
   taxInclusive?: Prisma.BoolFilter<"DraftOrder"> | boolean
   shippingCost?: Prisma.BigIntFilter<"DraftOrder"> | bigint | number
   discount?: Prisma.BigIntFilter<"DraftOrder"> | bigint | number
+  manualDiscount?: Prisma.BigIntFilter<"DraftOrder"> | bigint | number
+  discountCodes?: Prisma.StringNullableListFilter<"DraftOrder">
+  discountApplications?: Prisma.JsonFilter<"DraftOrder">
   total?: Prisma.BigIntFilter<"DraftOrder"> | bigint | number
   currency?: Prisma.StringFilter<"DraftOrder"> | string
   shippingAddress?: Prisma.JsonNullableFilter<"DraftOrder">
@@ -402,6 +422,9 @@ export type DraftOrderOrderByWithRelationInput = {
   taxInclusive?: Prisma.SortOrder
   shippingCost?: Prisma.SortOrder
   discount?: Prisma.SortOrder
+  manualDiscount?: Prisma.SortOrder
+  discountCodes?: Prisma.SortOrder
+  discountApplications?: Prisma.SortOrder
   total?: Prisma.SortOrder
   currency?: Prisma.SortOrder
   shippingAddress?: Prisma.SortOrderInput | Prisma.SortOrder
@@ -438,6 +461,9 @@ export type DraftOrderWhereUniqueInput = Prisma.AtLeast<{
   taxInclusive?: Prisma.BoolFilter<"DraftOrder"> | boolean
   shippingCost?: Prisma.BigIntFilter<"DraftOrder"> | bigint | number
   discount?: Prisma.BigIntFilter<"DraftOrder"> | bigint | number
+  manualDiscount?: Prisma.BigIntFilter<"DraftOrder"> | bigint | number
+  discountCodes?: Prisma.StringNullableListFilter<"DraftOrder">
+  discountApplications?: Prisma.JsonFilter<"DraftOrder">
   total?: Prisma.BigIntFilter<"DraftOrder"> | bigint | number
   currency?: Prisma.StringFilter<"DraftOrder"> | string
   shippingAddress?: Prisma.JsonNullableFilter<"DraftOrder">
@@ -468,6 +494,9 @@ export type DraftOrderOrderByWithAggregationInput = {
   taxInclusive?: Prisma.SortOrder
   shippingCost?: Prisma.SortOrder
   discount?: Prisma.SortOrder
+  manualDiscount?: Prisma.SortOrder
+  discountCodes?: Prisma.SortOrder
+  discountApplications?: Prisma.SortOrder
   total?: Prisma.SortOrder
   currency?: Prisma.SortOrder
   shippingAddress?: Prisma.SortOrderInput | Prisma.SortOrder
@@ -504,6 +533,9 @@ export type DraftOrderScalarWhereWithAggregatesInput = {
   taxInclusive?: Prisma.BoolWithAggregatesFilter<"DraftOrder"> | boolean
   shippingCost?: Prisma.BigIntWithAggregatesFilter<"DraftOrder"> | bigint | number
   discount?: Prisma.BigIntWithAggregatesFilter<"DraftOrder"> | bigint | number
+  manualDiscount?: Prisma.BigIntWithAggregatesFilter<"DraftOrder"> | bigint | number
+  discountCodes?: Prisma.StringNullableListFilter<"DraftOrder">
+  discountApplications?: Prisma.JsonWithAggregatesFilter<"DraftOrder">
   total?: Prisma.BigIntWithAggregatesFilter<"DraftOrder"> | bigint | number
   currency?: Prisma.StringWithAggregatesFilter<"DraftOrder"> | string
   shippingAddress?: Prisma.JsonNullableWithAggregatesFilter<"DraftOrder">
@@ -531,6 +563,9 @@ export type DraftOrderCreateInput = {
   taxInclusive?: boolean
   shippingCost?: bigint | number
   discount?: bigint | number
+  manualDiscount?: bigint | number
+  discountCodes?: Prisma.DraftOrderCreatediscountCodesInput | string[]
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   total?: bigint | number
   currency: string
   shippingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -562,6 +597,9 @@ export type DraftOrderUncheckedCreateInput = {
   taxInclusive?: boolean
   shippingCost?: bigint | number
   discount?: bigint | number
+  manualDiscount?: bigint | number
+  discountCodes?: Prisma.DraftOrderCreatediscountCodesInput | string[]
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   total?: bigint | number
   currency: string
   shippingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -591,6 +629,9 @@ export type DraftOrderUpdateInput = {
   taxInclusive?: Prisma.BoolFieldUpdateOperationsInput | boolean
   shippingCost?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   discount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  manualDiscount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  discountCodes?: Prisma.DraftOrderUpdatediscountCodesInput | string[]
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   total?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   currency?: Prisma.StringFieldUpdateOperationsInput | string
   shippingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -622,6 +663,9 @@ export type DraftOrderUncheckedUpdateInput = {
   taxInclusive?: Prisma.BoolFieldUpdateOperationsInput | boolean
   shippingCost?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   discount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  manualDiscount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  discountCodes?: Prisma.DraftOrderUpdatediscountCodesInput | string[]
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   total?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   currency?: Prisma.StringFieldUpdateOperationsInput | string
   shippingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -652,6 +696,9 @@ export type DraftOrderCreateManyInput = {
   taxInclusive?: boolean
   shippingCost?: bigint | number
   discount?: bigint | number
+  manualDiscount?: bigint | number
+  discountCodes?: Prisma.DraftOrderCreatediscountCodesInput | string[]
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   total?: bigint | number
   currency: string
   shippingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -679,6 +726,9 @@ export type DraftOrderUpdateManyMutationInput = {
   taxInclusive?: Prisma.BoolFieldUpdateOperationsInput | boolean
   shippingCost?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   discount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  manualDiscount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  discountCodes?: Prisma.DraftOrderUpdatediscountCodesInput | string[]
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   total?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   currency?: Prisma.StringFieldUpdateOperationsInput | string
   shippingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -707,6 +757,9 @@ export type DraftOrderUncheckedUpdateManyInput = {
   taxInclusive?: Prisma.BoolFieldUpdateOperationsInput | boolean
   shippingCost?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   discount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  manualDiscount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  discountCodes?: Prisma.DraftOrderUpdatediscountCodesInput | string[]
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   total?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   currency?: Prisma.StringFieldUpdateOperationsInput | string
   shippingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -755,6 +808,9 @@ export type DraftOrderCountOrderByAggregateInput = {
   taxInclusive?: Prisma.SortOrder
   shippingCost?: Prisma.SortOrder
   discount?: Prisma.SortOrder
+  manualDiscount?: Prisma.SortOrder
+  discountCodes?: Prisma.SortOrder
+  discountApplications?: Prisma.SortOrder
   total?: Prisma.SortOrder
   currency?: Prisma.SortOrder
   shippingAddress?: Prisma.SortOrder
@@ -776,6 +832,7 @@ export type DraftOrderAvgOrderByAggregateInput = {
   tax?: Prisma.SortOrder
   shippingCost?: Prisma.SortOrder
   discount?: Prisma.SortOrder
+  manualDiscount?: Prisma.SortOrder
   total?: Prisma.SortOrder
   itemCount?: Prisma.SortOrder
 }
@@ -792,6 +849,7 @@ export type DraftOrderMaxOrderByAggregateInput = {
   taxInclusive?: Prisma.SortOrder
   shippingCost?: Prisma.SortOrder
   discount?: Prisma.SortOrder
+  manualDiscount?: Prisma.SortOrder
   total?: Prisma.SortOrder
   currency?: Prisma.SortOrder
   paymentTerms?: Prisma.SortOrder
@@ -816,6 +874,7 @@ export type DraftOrderMinOrderByAggregateInput = {
   taxInclusive?: Prisma.SortOrder
   shippingCost?: Prisma.SortOrder
   discount?: Prisma.SortOrder
+  manualDiscount?: Prisma.SortOrder
   total?: Prisma.SortOrder
   currency?: Prisma.SortOrder
   paymentTerms?: Prisma.SortOrder
@@ -834,6 +893,7 @@ export type DraftOrderSumOrderByAggregateInput = {
   tax?: Prisma.SortOrder
   shippingCost?: Prisma.SortOrder
   discount?: Prisma.SortOrder
+  manualDiscount?: Prisma.SortOrder
   total?: Prisma.SortOrder
   itemCount?: Prisma.SortOrder
 }
@@ -901,6 +961,15 @@ export type DraftOrderUpdateOneWithoutReservationsNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.DraftOrderUpdateToOneWithWhereWithoutReservationsInput, Prisma.DraftOrderUpdateWithoutReservationsInput>, Prisma.DraftOrderUncheckedUpdateWithoutReservationsInput>
 }
 
+export type DraftOrderCreatediscountCodesInput = {
+  set: string[]
+}
+
+export type DraftOrderUpdatediscountCodesInput = {
+  set?: string[]
+  push?: string | string[]
+}
+
 export type DraftOrderCreateNestedOneWithoutItemsInput = {
   create?: Prisma.XOR<Prisma.DraftOrderCreateWithoutItemsInput, Prisma.DraftOrderUncheckedCreateWithoutItemsInput>
   connectOrCreate?: Prisma.DraftOrderCreateOrConnectWithoutItemsInput
@@ -927,6 +996,9 @@ export type DraftOrderCreateWithoutProjectInput = {
   taxInclusive?: boolean
   shippingCost?: bigint | number
   discount?: bigint | number
+  manualDiscount?: bigint | number
+  discountCodes?: Prisma.DraftOrderCreatediscountCodesInput | string[]
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   total?: bigint | number
   currency: string
   shippingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -956,6 +1028,9 @@ export type DraftOrderUncheckedCreateWithoutProjectInput = {
   taxInclusive?: boolean
   shippingCost?: bigint | number
   discount?: bigint | number
+  manualDiscount?: bigint | number
+  discountCodes?: Prisma.DraftOrderCreatediscountCodesInput | string[]
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   total?: bigint | number
   currency: string
   shippingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -1015,6 +1090,9 @@ export type DraftOrderScalarWhereInput = {
   taxInclusive?: Prisma.BoolFilter<"DraftOrder"> | boolean
   shippingCost?: Prisma.BigIntFilter<"DraftOrder"> | bigint | number
   discount?: Prisma.BigIntFilter<"DraftOrder"> | bigint | number
+  manualDiscount?: Prisma.BigIntFilter<"DraftOrder"> | bigint | number
+  discountCodes?: Prisma.StringNullableListFilter<"DraftOrder">
+  discountApplications?: Prisma.JsonFilter<"DraftOrder">
   total?: Prisma.BigIntFilter<"DraftOrder"> | bigint | number
   currency?: Prisma.StringFilter<"DraftOrder"> | string
   shippingAddress?: Prisma.JsonNullableFilter<"DraftOrder">
@@ -1042,6 +1120,9 @@ export type DraftOrderCreateWithoutReservationsInput = {
   taxInclusive?: boolean
   shippingCost?: bigint | number
   discount?: bigint | number
+  manualDiscount?: bigint | number
+  discountCodes?: Prisma.DraftOrderCreatediscountCodesInput | string[]
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   total?: bigint | number
   currency: string
   shippingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -1072,6 +1153,9 @@ export type DraftOrderUncheckedCreateWithoutReservationsInput = {
   taxInclusive?: boolean
   shippingCost?: bigint | number
   discount?: bigint | number
+  manualDiscount?: bigint | number
+  discountCodes?: Prisma.DraftOrderCreatediscountCodesInput | string[]
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   total?: bigint | number
   currency: string
   shippingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -1116,6 +1200,9 @@ export type DraftOrderUpdateWithoutReservationsInput = {
   taxInclusive?: Prisma.BoolFieldUpdateOperationsInput | boolean
   shippingCost?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   discount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  manualDiscount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  discountCodes?: Prisma.DraftOrderUpdatediscountCodesInput | string[]
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   total?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   currency?: Prisma.StringFieldUpdateOperationsInput | string
   shippingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -1146,6 +1233,9 @@ export type DraftOrderUncheckedUpdateWithoutReservationsInput = {
   taxInclusive?: Prisma.BoolFieldUpdateOperationsInput | boolean
   shippingCost?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   discount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  manualDiscount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  discountCodes?: Prisma.DraftOrderUpdatediscountCodesInput | string[]
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   total?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   currency?: Prisma.StringFieldUpdateOperationsInput | string
   shippingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -1174,6 +1264,9 @@ export type DraftOrderCreateWithoutItemsInput = {
   taxInclusive?: boolean
   shippingCost?: bigint | number
   discount?: bigint | number
+  manualDiscount?: bigint | number
+  discountCodes?: Prisma.DraftOrderCreatediscountCodesInput | string[]
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   total?: bigint | number
   currency: string
   shippingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -1204,6 +1297,9 @@ export type DraftOrderUncheckedCreateWithoutItemsInput = {
   taxInclusive?: boolean
   shippingCost?: bigint | number
   discount?: bigint | number
+  manualDiscount?: bigint | number
+  discountCodes?: Prisma.DraftOrderCreatediscountCodesInput | string[]
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   total?: bigint | number
   currency: string
   shippingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -1248,6 +1344,9 @@ export type DraftOrderUpdateWithoutItemsInput = {
   taxInclusive?: Prisma.BoolFieldUpdateOperationsInput | boolean
   shippingCost?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   discount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  manualDiscount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  discountCodes?: Prisma.DraftOrderUpdatediscountCodesInput | string[]
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   total?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   currency?: Prisma.StringFieldUpdateOperationsInput | string
   shippingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -1278,6 +1377,9 @@ export type DraftOrderUncheckedUpdateWithoutItemsInput = {
   taxInclusive?: Prisma.BoolFieldUpdateOperationsInput | boolean
   shippingCost?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   discount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  manualDiscount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  discountCodes?: Prisma.DraftOrderUpdatediscountCodesInput | string[]
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   total?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   currency?: Prisma.StringFieldUpdateOperationsInput | string
   shippingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -1306,6 +1408,9 @@ export type DraftOrderCreateManyProjectInput = {
   taxInclusive?: boolean
   shippingCost?: bigint | number
   discount?: bigint | number
+  manualDiscount?: bigint | number
+  discountCodes?: Prisma.DraftOrderCreatediscountCodesInput | string[]
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   total?: bigint | number
   currency: string
   shippingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -1333,6 +1438,9 @@ export type DraftOrderUpdateWithoutProjectInput = {
   taxInclusive?: Prisma.BoolFieldUpdateOperationsInput | boolean
   shippingCost?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   discount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  manualDiscount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  discountCodes?: Prisma.DraftOrderUpdatediscountCodesInput | string[]
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   total?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   currency?: Prisma.StringFieldUpdateOperationsInput | string
   shippingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -1362,6 +1470,9 @@ export type DraftOrderUncheckedUpdateWithoutProjectInput = {
   taxInclusive?: Prisma.BoolFieldUpdateOperationsInput | boolean
   shippingCost?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   discount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  manualDiscount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  discountCodes?: Prisma.DraftOrderUpdatediscountCodesInput | string[]
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   total?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   currency?: Prisma.StringFieldUpdateOperationsInput | string
   shippingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -1391,6 +1502,9 @@ export type DraftOrderUncheckedUpdateManyWithoutProjectInput = {
   taxInclusive?: Prisma.BoolFieldUpdateOperationsInput | boolean
   shippingCost?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   discount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  manualDiscount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  discountCodes?: Prisma.DraftOrderUpdatediscountCodesInput | string[]
+  discountApplications?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   total?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   currency?: Prisma.StringFieldUpdateOperationsInput | string
   shippingAddress?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -1459,6 +1573,9 @@ export type DraftOrderSelect<ExtArgs extends runtime.Types.Extensions.InternalAr
   taxInclusive?: boolean
   shippingCost?: boolean
   discount?: boolean
+  manualDiscount?: boolean
+  discountCodes?: boolean
+  discountApplications?: boolean
   total?: boolean
   currency?: boolean
   shippingAddress?: boolean
@@ -1491,6 +1608,9 @@ export type DraftOrderSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Ex
   taxInclusive?: boolean
   shippingCost?: boolean
   discount?: boolean
+  manualDiscount?: boolean
+  discountCodes?: boolean
+  discountApplications?: boolean
   total?: boolean
   currency?: boolean
   shippingAddress?: boolean
@@ -1520,6 +1640,9 @@ export type DraftOrderSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Ex
   taxInclusive?: boolean
   shippingCost?: boolean
   discount?: boolean
+  manualDiscount?: boolean
+  discountCodes?: boolean
+  discountApplications?: boolean
   total?: boolean
   currency?: boolean
   shippingAddress?: boolean
@@ -1549,6 +1672,9 @@ export type DraftOrderSelectScalar = {
   taxInclusive?: boolean
   shippingCost?: boolean
   discount?: boolean
+  manualDiscount?: boolean
+  discountCodes?: boolean
+  discountApplications?: boolean
   total?: boolean
   currency?: boolean
   shippingAddress?: boolean
@@ -1564,7 +1690,7 @@ export type DraftOrderSelectScalar = {
   updatedAt?: boolean
 }
 
-export type DraftOrderOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "projectId" | "draftNumber" | "status" | "customerId" | "customerEmail" | "subtotal" | "tax" | "taxData" | "taxInclusive" | "shippingCost" | "discount" | "total" | "currency" | "shippingAddress" | "billingAddress" | "paymentTerms" | "paymentDueDate" | "orderId" | "completedAt" | "itemCount" | "notes" | "metadata" | "createdAt" | "updatedAt", ExtArgs["result"]["draftOrder"]>
+export type DraftOrderOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "projectId" | "draftNumber" | "status" | "customerId" | "customerEmail" | "subtotal" | "tax" | "taxData" | "taxInclusive" | "shippingCost" | "discount" | "manualDiscount" | "discountCodes" | "discountApplications" | "total" | "currency" | "shippingAddress" | "billingAddress" | "paymentTerms" | "paymentDueDate" | "orderId" | "completedAt" | "itemCount" | "notes" | "metadata" | "createdAt" | "updatedAt", ExtArgs["result"]["draftOrder"]>
 export type DraftOrderInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   project?: boolean | Prisma.ProjectDefaultArgs<ExtArgs>
   items?: boolean | Prisma.DraftOrder$itemsArgs<ExtArgs>
@@ -1606,7 +1732,22 @@ export type $DraftOrderPayload<ExtArgs extends runtime.Types.Extensions.Internal
     taxData: runtime.JsonValue | null
     taxInclusive: boolean
     shippingCost: bigint
+    /**
+     * Every reduction: codes, promotions and the manual discount (the sum of discount_applications).
+     */
     discount: bigint
+    /**
+     * The discount typed by hand (the API's DraftOrderUpdate.discount): taken off last, after tax.
+     */
+    manualDiscount: bigint
+    /**
+     * Discount codes applied, as the discounts hold them, in the order applied.
+     */
+    discountCodes: string[]
+    /**
+     * The reductions applied (the API's DiscountApplication[]), recomputed with the totals.
+     */
+    discountApplications: runtime.JsonValue
     total: bigint
     currency: string
     shippingAddress: runtime.JsonValue | null
@@ -2058,6 +2199,9 @@ export interface DraftOrderFieldRefs {
   readonly taxInclusive: Prisma.FieldRef<"DraftOrder", 'Boolean'>
   readonly shippingCost: Prisma.FieldRef<"DraftOrder", 'BigInt'>
   readonly discount: Prisma.FieldRef<"DraftOrder", 'BigInt'>
+  readonly manualDiscount: Prisma.FieldRef<"DraftOrder", 'BigInt'>
+  readonly discountCodes: Prisma.FieldRef<"DraftOrder", 'String[]'>
+  readonly discountApplications: Prisma.FieldRef<"DraftOrder", 'Json'>
   readonly total: Prisma.FieldRef<"DraftOrder", 'BigInt'>
   readonly currency: Prisma.FieldRef<"DraftOrder", 'String'>
   readonly shippingAddress: Prisma.FieldRef<"DraftOrder", 'Json'>
