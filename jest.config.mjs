@@ -47,7 +47,8 @@ const shared = {
       '<rootDir>/tests/setup/prisma-query-compiler.mjs',
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
-  setupFilesAfterEnv: ['<rootDir>/tests/setup/contract-guard.ts'],
+  // The pooler probe records nothing unless TEST_POOLER_RECORD names a file (.ci/run's PgBouncer pass reads it).
+  setupFilesAfterEnv: ['<rootDir>/tests/setup/contract-guard.ts', '<rootDir>/tests/setup/pooler-probe.ts'],
   // jest-runtime with a V8 code cache under its module compiles (tests/setup/code-cache-runtime.cjs) and the heavy
   // third-party packages loaded once per worker instead of once per file (each file says why and how it stays correct).
   runtime: '<rootDir>/tests/setup/shared-packages-runtime.cjs',
