@@ -14,6 +14,7 @@ const slowTests = [
   'tests/integration/webhooks/process.test.ts',
   'tests/integration/db/pgbouncer.test.ts',
   'tests/integration/checkout/pgbouncer.test.ts',
+  'tests/integration/store-credit/pgbouncer.test.ts',
   'tests/integration/db/read-replicas.test.ts',
   'tests/integration/webhooks/receiver-cli.test.ts',
   'tests/integration/mock/prism-mock.test.ts',

@@ -180,13 +180,18 @@ export async function postmasterOf(db: Database): Promise<number | undefined> {
 /**
  * A project named `name` with its API keys, its rate limit and monthly quota set so high that a benchmark
  * measures the limits' cost, not their refusals (the limits stay on, as in production); the bench's one address
- * stands for every shopper, so one client may spend the whole storefront budget.
+ * stands for every shopper, so one client may spend the whole storefront budget and start any number of checkouts.
  */
 export async function createBenchProject(db: Database, name: string) {
   const created = await createProject(db, { name });
   await db.project.update({
     where: { id: created.project.id },
-    data: { rateLimitPerMinute: 1_000_000, monthlyQuota: 1_000_000_000, storefrontClientSharePercent: 100 },
+    data: {
+      rateLimitPerMinute: 1_000_000,
+      monthlyQuota: 1_000_000_000,
+      storefrontClientSharePercent: 100,
+      checkoutsPerIpPerMinute: 1_000_000,
+    },
   });
   return created;
 }

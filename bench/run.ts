@@ -7,7 +7,8 @@
  * contended: every draft on a few shared variants) on the API alone; then seeds 100k products into a project of their
  * own and measures cold search (the long tail: every query new, answer cache off; and the time and memory the
  * in-process indexes take to build), the 20 repeated searches and 8 repeated suggest prefixes of
- * bench/search-scenarios.ts (answer cache off, then on: with it off the index's own caches still answer repeats warm)
+ * bench/search-scenarios.ts (answer cache off, then on: with it off the index's own caches still answer repeats warm;
+ * between the two, the long tail and the repeated searches with every index cache forgotten before each search)
  * and the search log's cost (on and off, alternating). The tables are also written into bench/README.md.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
@@ -31,6 +32,7 @@ import {
   startThrowawayPostgres,
 } from './kit.js';
 import { COMPLETION_WARM_UP, SHARED_VARIANTS, moreScenarios } from './more-scenarios.js';
+import { measureCheckouts } from './checkout-run.js';
 import {
   BENCH_METRICS_TOKEN,
   SEARCHES,
@@ -47,7 +49,7 @@ import {
 
 const root = path.resolve(import.meta.dirname, '..');
 
-const USAGE = `Usage: npm run bench -- [--customers N] [--search-products N] [--products N] [--completions N] [--duration S] [--connections N] [--no-write]
+const USAGE = `Usage: npm run bench -- [--customers N] [--search-products N] [--products N] [--completions N] [--checkouts N] [--duration S] [--connections N] [--no-write]
 
 Seeds a throwaway database with customers, then measures the customer endpoints of the API against a bare
 Koa + pg baseline (2 s of warm-up, then --duration seconds, twice per scenario and server, alternating; the
@@ -61,6 +63,8 @@ Options:
                        env BENCH_SEARCH_PRODUCTS; 0 skips them)
   --products N         products of the product list and the drafts' line items (default 10000)
   --completions N      drafts completed per completion scenario, after 200 not measured (default 2000)
+  --checkouts N        checkout journeys measured (create, two lines, address, rates, rate, complete), after
+                       CHECKOUT_WARM_UP not measured (default 1000; 0 skips them)
   --duration S         seconds measured per scenario and server, after the warm-up (default 10; env BENCH_SECONDS)
   --connections N      concurrent connections (default 20; env BENCH_CONNECTIONS)
   --no-write           print the tables without writing them into bench/README.md
@@ -74,6 +78,7 @@ function parseOptions(): {
   searchProducts: number;
   products: number;
   completions: number;
+  checkouts: number;
   duration: number;
   connections: number;
   write: boolean;
@@ -86,6 +91,7 @@ function parseOptions(): {
         'search-products': { type: 'string', default: process.env.BENCH_SEARCH_PRODUCTS ?? '100000' },
         products: { type: 'string', default: '10000' },
         completions: { type: 'string', default: '2000' },
+        checkouts: { type: 'string', default: '1000' },
         duration: { type: 'string', default: process.env.BENCH_SECONDS ?? '10' },
         connections: { type: 'string', default: process.env.BENCH_CONNECTIONS ?? '20' },
         'no-write': { type: 'boolean', default: false },
@@ -111,6 +117,7 @@ function parseOptions(): {
     searchProducts: values['search-products'] === '0' ? 0 : positive('search-products', values['search-products']),
     products: positive('products', values.products),
     completions: positive('completions', values.completions),
+    checkouts: values.checkouts === '0' ? 0 : positive('checkouts', values.checkouts),
     duration: positive('duration', values.duration),
     connections: positive('connections', values.connections),
     write: !values['no-write'],
@@ -125,6 +132,7 @@ const CONNECTIONS = options.connections;
 // The catalog behind the product list and the draft orders' line items; drafts completed per completion scenario.
 const PRODUCTS = options.products;
 const COMPLETIONS = options.completions;
+const CHECKOUTS = options.checkouts;
 // Customers created per second alongside the list rows that say so: a busy back office's rate, enough that the
 // API's cached totals are recounted several times a second.
 const LIST_WRITES_PER_SECOND = 10;
@@ -397,10 +405,11 @@ const loadsCell = (r: Rounds) => r.loads.map((l) => l.toFixed(1)).join(', ');
 /**
  * Seeds SEARCH_PRODUCTS products into a project of their own, then with its publishable key: on an API process
  * without the answer cache (SEARCH_CACHE=off), the time and memory its in-process indexes take to build, cold
- * search (the long tail: every query new, so neither the answer cache nor the index's own caches of compiled
- * tsqueries, kept sets, impact orders and ranks have seen it) and the repeated mixes (20 searches and 8 suggest
+ * search (the long tail: every query new, so neither the answer cache nor the compiled tsqueries have seen it; its
+ * words recur, so their kept sets, ranks and typo candidates may be warm) and the repeated mixes (20 searches and 8 suggest
  * prefixes in turn: the answer cache does not answer them, but the index's own caches do, warm); then the repeated
- * mixes on a process with the answer cache.
+ * mixes on a process with the answer cache. Between the two, on a process that forgets every index cache before each
+ * search (SEARCH_INDEX_CACHES=off), the long tail again and the repeated searches: nothing kept from another search.
  */
 async function measureSearch(databaseUrl: string): Promise<string> {
   const started = Date.now();
@@ -421,7 +430,10 @@ async function measureSearch(databaseUrl: string): Promise<string> {
   let build = '';
   const row = (name: string, cache: string, m: Awaited<ReturnType<typeof measureMix>>, pid: number | undefined) =>
     `| ${name} | ${cache} | ${m.rps} | ${m.p50} | ${m.p95} | ${m.p99} | ${peakRssMb(pid) ?? '-'} |${m.errors > 0 ? ` errors: ${m.errors}` : ''}`;
-  for (const cache of ['off', 'on'] as const) {
+  // Three processes in turn: the answer cache off; off with every index cache forgotten before each search
+  // (SEARCH_INDEX_CACHES=off, a switch that exists only for this); the answer cache on.
+  for (const mode of ['off', 'cleared', 'on'] as const) {
+    const cache = mode === 'on' ? 'on' : 'off';
     const api = await startServer('dist/main.js', {
       DATABASE_URL: databaseUrl,
       PORT: '0',
@@ -429,6 +441,7 @@ async function measureSearch(databaseUrl: string): Promise<string> {
       LOG_LEVEL: 'warn',
       SEARCH_CACHE: cache,
       METRICS_TOKEN: BENCH_METRICS_TOKEN,
+      ...(mode === 'cleared' ? { SEARCH_INDEX_CACHES: 'off' } : {}),
     });
     try {
       // The in-process indexes are built on a project's first search and suggestion (in the background; until then
@@ -439,7 +452,25 @@ async function measureSearch(databaseUrl: string): Promise<string> {
       const suggestReady = await waitForSuggestIndex(api.url, token);
       const built = rssNowMb(api.child.pid!);
       log(`Search indexes in use after ${searchReady} s, the suggest index ${suggestReady} s later.`);
-      if (cache === 'off') {
+      if (mode === 'cleared') {
+        // Every index cache forgotten before each search: what a search costs with nothing kept from another
+        // (compiled tsqueries, kept sets, ranks, impact orders, typo candidates), new queries and repeated ones.
+        for (const [name, paths] of [
+          ['cold search, every index cache cleared before each query (every query new, as above)', longTailSearches()],
+          [
+            `repeated searches, every index cache cleared before each query (the ${SEARCHES.length} fixed queries)`,
+            SEARCHES,
+          ],
+        ] as const) {
+          log(`Measuring ${name} (${DURATION} s, ${CONNECTIONS} connections)...`);
+          const m = Array.isArray(paths)
+            ? await measureMix(api.url, paths, token, CONNECTIONS, DURATION)
+            : await measureEachOnce(api.url, paths as Iterator<string>, token, CONNECTIONS, DURATION);
+          rows.push(row(name, 'off', m, api.child.pid));
+        }
+        continue;
+      }
+      if (mode === 'off') {
         const per10k = (value: number) => ((value * 10_000) / SEARCH_PRODUCTS).toFixed(1);
         const seconds = searchReady + suggestReady;
         build =
@@ -447,7 +478,7 @@ async function measureSearch(databaseUrl: string): Promise<string> {
           `the suggest index ${suggestReady.toFixed(1)} s later: **${seconds.toFixed(1)} s, ${per10k(seconds)} s per 10k products**; ` +
           `the process's resident memory ${idle.toFixed(0)} MB before, ${built.toFixed(0)} MB after: **+${(built - idle).toFixed(0)} MB, ${per10k(built - idle)} MB per 10k products** ` +
           '(RSS growth over the build: the indexes, and whatever else the process allocated meanwhile).';
-        // The headline cold figure: queries never asked before, so no cache of any kind has seen them.
+        // The headline cold figure: queries never asked before (no answer or tsquery of theirs cached; their words recur).
         log(`Measuring cold search, every query new (${DURATION} s, ${CONNECTIONS} connections)...`);
         const cold = await measureEachOnce(api.url, longTailSearches(), token, CONNECTIONS, DURATION);
         rows.push(
@@ -489,7 +520,8 @@ async function measureSearch(databaseUrl: string): Promise<string> {
   const searchTable = [
     `Search at ${SEARCH_PRODUCTS.toLocaleString('en')} products (a project of its own, generated catalog, publishable key; load average ${os.loadavg()[0].toFixed(1)} after). ` +
       'The cold figure is the first row: every query new. The repeated rows send the same few queries again and again: ' +
-      "with the answer cache off they still find the index's own caches (compiled tsqueries, kept sets, impact orders, ranks) warm, so they are not cold.",
+      "with the answer cache off they still find the index's own caches (compiled tsqueries, kept sets, impact orders, ranks) warm, so they are not cold. " +
+      'The rows "every index cache cleared" ran on a process that forgets all of them before each search (`SEARCH_INDEX_CACHES=off`, a switch only for this).',
     '',
     '| scenario | answer cache | req/s | p50 ms | p95 ms | p99 ms | API peak RSS MB |',
     '|---|---|---:|---:|---:|---:|---:|',
@@ -511,6 +543,8 @@ try {
   await migrate(databaseUrl);
   const db = createDatabase(databaseUrl);
   const { project, keys } = await createBenchProject(db, 'Benchmark Store');
+  // The checkout journeys pay with the test provider's tokens (deterministic, no provider reached).
+  await db.project.update({ where: { id: project.id }, data: { paymentProvider: 'test' } });
   const started = Date.now();
   const seeding = progress('Seeding', CUSTOMERS, 'customers');
   await seedCustomers(db, project.id, CUSTOMERS, { onProgress: (done) => seeding.update(done) }).finally(() =>
@@ -711,6 +745,29 @@ try {
         (ours.errors > 0 ? ` errors: ${ours.errors}` : ''),
     );
   }
+  // Variants no draft of the completion scenarios buys (those take the first ones and the last few), if any are left.
+  const spareVariants = (all: string[]) => {
+    const spare = all.slice(2 * (COMPLETIONS + COMPLETION_WARM_UP), -SHARED_VARIANTS);
+    return spare.length >= 2 ? spare : all;
+  };
+  const checkouts =
+    CHECKOUTS > 0
+      ? await measureCheckouts({
+          url: api.url,
+          secret: keys.secret_test.token,
+          publishable: keys.publishable_test.token,
+          variantIds: spareVariants(variantIds),
+          journeys: CHECKOUTS,
+          clients: CONNECTIONS,
+          pid: api.child.pid!,
+          getByIdRps,
+          log,
+        })
+      : undefined;
+  if (checkouts) {
+    apiRows.push(...checkouts.rows);
+    peakRss = Math.max(peakRss, checkouts.rssMb);
+  }
   const table = [
     `\`npm run bench -- --customers ${CUSTOMERS} --duration ${DURATION} --connections ${CONNECTIONS}\`: ` +
       `${CUSTOMERS.toLocaleString('en')} customers, ${CONNECTIONS} connections, ${DURATION} s per measurement, ${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim()}), Node ${process.version}, ${new Date().toISOString().slice(0, 10)}.`,
@@ -729,6 +786,7 @@ try {
     '|---|---:|---:|---:|---:|---:|---|',
     ...apiRows,
     '',
+    ...(checkouts ? [...checkouts.text, ''] : []),
     `Peak RSS of the API process over every scenario: ${peakRss} MB (${peakRss <= 250 ? 'within' : '**over**'} the 250 MB bound).`,
     '',
     limitsCost,

@@ -2,7 +2,9 @@
  * `npm run bench:search` (`-- --products N --duration S --connections N --no-write`): seeds a throwaway
  * database with N products (default 100,000) from the search-quality generator's vocabulary, starts the
  * API as npm start runs it (dist/main.js with its node options, built when stale; jobs off) and measures
- * cold search (the long tail: every query new, so no cache of any kind has seen it), then GET /v1/search with 20
+ * cold search (the long tail: every query new, so no answer or tsquery of it is cached; its words recur), the same
+ * long tail and the 20 fixed searches on a process that forgets every index cache before each search
+ * (SEARCH_INDEX_CACHES=off), then GET /v1/search with 20
  * fixed one-word, two-word, misspelled, phrase and filtered queries in turn (facets on) and GET /v1/search/suggest
  * with 8 fixed prefixes, with autocannon: req/s, p50, p95, p99; first with SEARCH_CACHE=off (the answer cache
  * off: the repeated queries still find the index's own caches warm), then with the answer cache on (the
@@ -95,6 +97,33 @@ try {
     await new Promise((r) => api.child.once('exit', r));
     server = undefined;
   }
+  // Every index cache forgotten before each search (SEARCH_INDEX_CACHES=off, a switch only for this): the long tail
+  // and the fixed searches with nothing kept from another search.
+  const cleared = await startCompiledServer({
+    ...env,
+    SEARCH_CACHE: 'off',
+    SEARCH_INDEX_CACHES: 'off',
+    METRICS_TOKEN: BENCH_METRICS_TOKEN,
+  });
+  server = cleared;
+  console.log(`Search indexes in use after ${await waitForSearchIndexes(cleared.url, token)} s.`);
+  for (const [name, m] of [
+    [
+      'cold search (long tail), every index cache cleared before each query',
+      await measureEachOnce(cleared.url, longTailSearches(), token, CONNECTIONS, DURATION),
+    ],
+    [
+      `repeated searches (${SEARCHES.length} fixed), every index cache cleared before each query`,
+      await measureMix(cleared.url, SEARCHES, token, CONNECTIONS, DURATION),
+    ],
+  ] as const) {
+    rows.push(
+      `| ${name}, answer cache off | ${m.rps} | ${m.p50} | ${m.p95} | ${m.p99} | ${m.errors} | ${peakRssMb(cleared.child.pid) ?? '-'} |`,
+    );
+    console.log(rows.at(-1));
+  }
+  await stopServer(cleared);
+  server = undefined;
   // The search log's cost: processes with the answer cache, with and without the log, alternating (a fresh pair per pair of rounds).
   const logCost = await measureSearchLogCost(
     async (withLog) => {

@@ -53,6 +53,11 @@ export interface Config {
    */
   searchIndex: boolean;
   /**
+   * SEARCH_INDEX_CACHES=off: each search first forgets what the product index keeps across answers (compiled
+   * tsqueries, kept sets, ranks, impact orders, typo candidates): only to benchmark cold searches, never in production.
+   */
+  searchIndexCaches: boolean;
+  /**
    * Bounds of the in-process indexes in MB (undefined: the defaults of src/shared/table-version-cache.ts): all
    * projects' together (SEARCH_INDEX_MB 128, SUGGEST_INDEX_MB 40) and one project's (SEARCH_INDEX_PROJECT_MB 96,
    * SUGGEST_INDEX_PROJECT_MB 24); a project whose index would exceed its bound is served by the statements.
@@ -180,6 +185,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     searchCache: env.SEARCH_CACHE !== 'off',
     suggestIndex: env.SUGGEST_INDEX !== 'off',
     searchIndex: env.SEARCH_INDEX !== 'off',
+    searchIndexCaches: env.SEARCH_INDEX_CACHES !== 'off',
     indexMegabytes,
     searchLog: env.SEARCH_LOG !== 'off',
     trustProxy: trustedProxies.length > 0,

@@ -31,10 +31,12 @@ export type OperationId =
   | 'addCollectionProducts'
   | 'addCustomerGroupMembers'
   | 'addDraftOrderItems'
+  | 'adjustStoreCredit'
   | 'archiveMetafieldDefinition'
   | 'blockSuggestion'
   | 'cancelOrder'
   | 'cancelOrderFulfillment'
+  | 'cancelPurchaseOrder'
   | 'changeCurrentCustomerPassword'
   | 'completeCheckout'
   | 'completeDraftOrder'
@@ -55,11 +57,13 @@ export type OperationId =
   | 'createLocation'
   | 'createMerchandisingRule'
   | 'createMetafieldDefinition'
+  | 'createNavigationMenu'
   | 'createOrderFulfillment'
   | 'createOrderRefund'
   | 'createPriceList'
   | 'createProduct'
   | 'createProject'
+  | 'createPurchaseOrder'
   | 'createShippingRate'
   | 'createShippingZone'
   | 'createSynonymGroup'
@@ -80,6 +84,7 @@ export type OperationId =
   | 'deleteDraftOrderItem'
   | 'deleteLocation'
   | 'deleteMerchandisingRule'
+  | 'deleteNavigationMenu'
   | 'deleteOrderMetafield'
   | 'deletePriceList'
   | 'deleteProduct'
@@ -99,9 +104,11 @@ export type OperationId =
   | 'getCurrentCustomer'
   | 'getCurrentCustomerAddress'
   | 'getCurrentCustomerOrder'
+  | 'getCurrentCustomerStoreCredit'
   | 'getCustomer'
   | 'getCustomerGroup'
   | 'getCustomerMetafields'
+  | 'getCustomerStoreCredit'
   | 'getDocs'
   | 'getDocsAsset'
   | 'getDraftOrder'
@@ -110,6 +117,7 @@ export type OperationId =
   | 'getLocation'
   | 'getMerchandisingRule'
   | 'getMetrics'
+  | 'getNavigationMenu'
   | 'getOpenApiJson'
   | 'getOpenApiYaml'
   | 'getOrder'
@@ -119,6 +127,7 @@ export type OperationId =
   | 'getProduct'
   | 'getProductMetafields'
   | 'getProject'
+  | 'getPurchaseOrder'
   | 'getReadiness'
   | 'getShippingZone'
   | 'getStoreEvent'
@@ -128,6 +137,7 @@ export type OperationId =
   | 'getVariantMetafields'
   | 'getWebhook'
   | 'getZeroResultSearchQueries'
+  | 'issueStoreCredit'
   | 'listCheckoutShippingRates'
   | 'listCollections'
   | 'listCompanies'
@@ -135,6 +145,7 @@ export type OperationId =
   | 'listCompanyContacts'
   | 'listCurrentCustomerAddresses'
   | 'listCurrentCustomerOrders'
+  | 'listCurrentCustomerStoreCreditTransactions'
   | 'listCustomerAddresses'
   | 'listCustomerGroups'
   | 'listCustomerNotes'
@@ -143,6 +154,7 @@ export type OperationId =
   | 'listLocations'
   | 'listMerchandisingRules'
   | 'listMetafieldDefinitions'
+  | 'listNavigationMenus'
   | 'listOrderFulfillments'
   | 'listOrderRefunds'
   | 'listOrders'
@@ -150,7 +162,9 @@ export type OperationId =
   | 'listPriceListPrices'
   | 'listPriceLists'
   | 'listProducts'
+  | 'listPurchaseOrders'
   | 'listShippingZones'
+  | 'listStoreCreditTransactions'
   | 'listStoreEvents'
   | 'listSuggestionBlocks'
   | 'listSynonymGroups'
@@ -161,6 +175,8 @@ export type OperationId =
   | 'logoutCustomer'
   | 'lookupShippingRates'
   | 'payOrder'
+  | 'placePurchaseOrder'
+  | 'receivePurchaseOrder'
   | 'receiveStripeWebhook'
   | 'recoverWebhookDeliveries'
   | 'refreshCustomerToken'
@@ -208,9 +224,11 @@ export type OperationId =
   | 'updateLocation'
   | 'updateMerchandisingRule'
   | 'updateMetafieldDefinition'
+  | 'updateNavigationMenu'
   | 'updatePriceList'
   | 'updateProduct'
   | 'updateProject'
+  | 'updatePurchaseOrder'
   | 'updateShippingRate'
   | 'updateShippingZone'
   | 'updateSynonymGroup'
@@ -224,10 +242,12 @@ export interface OperationAuth {
   addCollectionProducts: 'secret';
   addCustomerGroupMembers: 'secret';
   addDraftOrderItems: 'secret';
+  adjustStoreCredit: 'secret';
   archiveMetafieldDefinition: 'secret';
   blockSuggestion: 'secret';
   cancelOrder: 'secret';
   cancelOrderFulfillment: 'secret';
+  cancelPurchaseOrder: 'secret';
   changeCurrentCustomerPassword: 'customer';
   completeCheckout: 'publishable';
   completeDraftOrder: 'secret';
@@ -248,11 +268,13 @@ export interface OperationAuth {
   createLocation: 'secret';
   createMerchandisingRule: 'secret';
   createMetafieldDefinition: 'secret';
+  createNavigationMenu: 'secret';
   createOrderFulfillment: 'secret';
   createOrderRefund: 'secret';
   createPriceList: 'secret';
   createProduct: 'secret';
   createProject: 'platform';
+  createPurchaseOrder: 'secret';
   createShippingRate: 'secret';
   createShippingZone: 'secret';
   createSynonymGroup: 'secret';
@@ -273,6 +295,7 @@ export interface OperationAuth {
   deleteDraftOrderItem: 'secret';
   deleteLocation: 'secret';
   deleteMerchandisingRule: 'secret';
+  deleteNavigationMenu: 'secret';
   deleteOrderMetafield: 'secret';
   deletePriceList: 'secret';
   deleteProduct: 'secret';
@@ -292,9 +315,11 @@ export interface OperationAuth {
   getCurrentCustomer: 'customer';
   getCurrentCustomerAddress: 'customer';
   getCurrentCustomerOrder: 'customer';
+  getCurrentCustomerStoreCredit: 'customer';
   getCustomer: 'secret';
   getCustomerGroup: 'secret';
   getCustomerMetafields: 'secret';
+  getCustomerStoreCredit: 'secret';
   getDocs: 'none';
   getDocsAsset: 'none';
   getDraftOrder: 'secret';
@@ -303,6 +328,7 @@ export interface OperationAuth {
   getLocation: 'secret';
   getMerchandisingRule: 'secret';
   getMetrics: 'metrics';
+  getNavigationMenu: 'publishable';
   getOpenApiJson: 'none';
   getOpenApiYaml: 'none';
   getOrder: 'secret';
@@ -312,6 +338,7 @@ export interface OperationAuth {
   getProduct: 'publishable';
   getProductMetafields: 'publishable';
   getProject: 'platform';
+  getPurchaseOrder: 'secret';
   getReadiness: 'none';
   getShippingZone: 'secret';
   getStoreEvent: 'secret';
@@ -321,6 +348,7 @@ export interface OperationAuth {
   getVariantMetafields: 'publishable';
   getWebhook: 'secret';
   getZeroResultSearchQueries: 'secret';
+  issueStoreCredit: 'secret';
   listCheckoutShippingRates: 'publishable';
   listCollections: 'publishable';
   listCompanies: 'secret';
@@ -328,6 +356,7 @@ export interface OperationAuth {
   listCompanyContacts: 'secret';
   listCurrentCustomerAddresses: 'customer';
   listCurrentCustomerOrders: 'customer';
+  listCurrentCustomerStoreCreditTransactions: 'customer';
   listCustomerAddresses: 'secret';
   listCustomerGroups: 'secret';
   listCustomerNotes: 'secret';
@@ -336,6 +365,7 @@ export interface OperationAuth {
   listLocations: 'secret';
   listMerchandisingRules: 'secret';
   listMetafieldDefinitions: 'secret';
+  listNavigationMenus: 'secret';
   listOrderFulfillments: 'secret';
   listOrderRefunds: 'secret';
   listOrders: 'secret';
@@ -343,7 +373,9 @@ export interface OperationAuth {
   listPriceListPrices: 'secret';
   listPriceLists: 'secret';
   listProducts: 'publishable';
+  listPurchaseOrders: 'secret';
   listShippingZones: 'secret';
+  listStoreCreditTransactions: 'secret';
   listStoreEvents: 'secret';
   listSuggestionBlocks: 'secret';
   listSynonymGroups: 'secret';
@@ -354,6 +386,8 @@ export interface OperationAuth {
   logoutCustomer: 'publishable';
   lookupShippingRates: 'publishable';
   payOrder: 'secret';
+  placePurchaseOrder: 'secret';
+  receivePurchaseOrder: 'secret';
   receiveStripeWebhook: 'none';
   recoverWebhookDeliveries: 'secret';
   refreshCustomerToken: 'publishable';
@@ -401,9 +435,11 @@ export interface OperationAuth {
   updateLocation: 'secret';
   updateMerchandisingRule: 'secret';
   updateMetafieldDefinition: 'secret';
+  updateNavigationMenu: 'secret';
   updatePriceList: 'secret';
   updateProduct: 'secret';
   updateProject: 'platform';
+  updatePurchaseOrder: 'secret';
   updateShippingRate: 'secret';
   updateShippingZone: 'secret';
   updateSynonymGroup: 'secret';
@@ -416,19 +452,22 @@ export interface OperationsByTag {
   'catalog': 'addCollectionProducts' | 'createCollection' | 'createFile' | 'createProduct' | 'createVariant' | 'deleteCollection' | 'deleteProduct' | 'deleteVariant' | 'duplicateProduct' | 'getCollection' | 'getFile' | 'getProduct' | 'getVariant' | 'listCollections' | 'listProducts' | 'removeCollectionProduct' | 'updateCollection' | 'updateProduct' | 'updateVariant';
   'checkouts': 'addCheckoutLines' | 'completeCheckout' | 'createCheckout' | 'createCheckoutFromDraft' | 'getCheckout' | 'listCheckoutShippingRates' | 'receiveStripeWebhook' | 'removeCheckoutLine' | 'updateCheckout' | 'updateCheckoutLine';
   'companies': 'createCompany' | 'createCompanyAddress' | 'createCompanyContact' | 'deleteCompany' | 'deleteCompanyAddress' | 'deleteCompanyContact' | 'getCompany' | 'listCompanies' | 'listCompanyAddresses' | 'listCompanyContacts' | 'updateCompany' | 'updateCompanyAddress' | 'updateCompanyContact';
-  'customer-auth': 'changeCurrentCustomerPassword' | 'createCurrentCustomerAddress' | 'deleteCurrentCustomerAddress' | 'getCurrentCustomer' | 'getCurrentCustomerAddress' | 'getCurrentCustomerOrder' | 'listCurrentCustomerAddresses' | 'listCurrentCustomerOrders' | 'loginCustomer' | 'logoutCustomer' | 'refreshCustomerToken' | 'registerCustomer' | 'requestPasswordReset' | 'resetPassword' | 'updateCurrentCustomer' | 'updateCurrentCustomerAddress';
+  'customer-auth': 'changeCurrentCustomerPassword' | 'createCurrentCustomerAddress' | 'deleteCurrentCustomerAddress' | 'getCurrentCustomer' | 'getCurrentCustomerAddress' | 'getCurrentCustomerOrder' | 'getCurrentCustomerStoreCredit' | 'listCurrentCustomerAddresses' | 'listCurrentCustomerOrders' | 'listCurrentCustomerStoreCreditTransactions' | 'loginCustomer' | 'logoutCustomer' | 'refreshCustomerToken' | 'registerCustomer' | 'requestPasswordReset' | 'resetPassword' | 'updateCurrentCustomer' | 'updateCurrentCustomerAddress';
   'customer-groups': 'addCustomerGroupMembers' | 'createCustomerGroup' | 'deleteCustomerGroup' | 'getCustomerGroup' | 'listCustomerGroups' | 'removeCustomerGroupMember' | 'updateCustomerGroup';
   'customers': 'createCustomer' | 'createCustomerAddress' | 'createCustomerNote' | 'deleteCustomer' | 'deleteCustomerAddress' | 'deleteCustomerNote' | 'getCustomer' | 'listCustomerAddresses' | 'listCustomerNotes' | 'listCustomers' | 'updateCustomer' | 'updateCustomerAddress';
   'draft-orders': 'addDraftOrderItems' | 'completeDraftOrder' | 'createDraftOrder' | 'deleteDraftOrder' | 'deleteDraftOrderItem' | 'getDraftOrder' | 'listDraftOrders' | 'sendDraftOrder' | 'updateDraftOrder' | 'updateDraftOrderItem';
   'inventory': 'listVariantInventoryLevels' | 'setInventoryLevel';
   'locations': 'createLocation' | 'deleteLocation' | 'getLocation' | 'listLocations' | 'setDefaultLocation' | 'transferLocationInventory' | 'updateLocation';
   'metafields': 'archiveMetafieldDefinition' | 'createMetafieldDefinition' | 'deleteCollectionMetafield' | 'deleteCustomerMetafield' | 'deleteOrderMetafield' | 'deleteProductMetafield' | 'deleteVariantMetafield' | 'getCollectionMetafields' | 'getCustomerMetafields' | 'getOrderMetafields' | 'getProductMetafields' | 'getVariantMetafields' | 'listMetafieldDefinitions' | 'reorderMetafieldDefinitions' | 'setCollectionMetafield' | 'setCollectionMetafields' | 'setCustomerMetafield' | 'setCustomerMetafields' | 'setOrderMetafield' | 'setOrderMetafields' | 'setProductMetafield' | 'setProductMetafields' | 'setVariantMetafield' | 'setVariantMetafields' | 'updateMetafieldDefinition';
+  'navigation': 'createNavigationMenu' | 'deleteNavigationMenu' | 'getNavigationMenu' | 'listNavigationMenus' | 'updateNavigationMenu';
   'orders': 'cancelOrder' | 'cancelOrderFulfillment' | 'createOrderFulfillment' | 'createOrderRefund' | 'getOrder' | 'getOrderFulfillment' | 'listOrderFulfillments' | 'listOrderRefunds' | 'listOrders' | 'payOrder';
   'platform': 'createApiKey' | 'createProject' | 'getProject' | 'listOutboxEmails' | 'revokeApiKey' | 'updateProject';
   'price-lists': 'createPriceList' | 'deletePriceList' | 'getPriceList' | 'listPriceListPrices' | 'listPriceLists' | 'setPriceListPrices' | 'updatePriceList';
+  'purchase-orders': 'cancelPurchaseOrder' | 'createPurchaseOrder' | 'getPurchaseOrder' | 'listPurchaseOrders' | 'placePurchaseOrder' | 'receivePurchaseOrder' | 'updatePurchaseOrder';
   'search': 'blockSuggestion' | 'createMerchandisingRule' | 'createSynonymGroup' | 'deleteMerchandisingRule' | 'deleteSuggestionBlock' | 'deleteSynonymGroup' | 'getMerchandisingRule' | 'getSuggestionBlock' | 'getTopSearchQueries' | 'getZeroResultSearchQueries' | 'listMerchandisingRules' | 'listSuggestionBlocks' | 'listSynonymGroups' | 'searchCatalog' | 'suggestSearch' | 'updateMerchandisingRule' | 'updateSynonymGroup';
   'service': 'getDocs' | 'getDocsAsset' | 'getHealth' | 'getMetrics' | 'getOpenApiJson' | 'getOpenApiYaml' | 'getReadiness';
   'shipping': 'createShippingRate' | 'createShippingZone' | 'deleteShippingRate' | 'deleteShippingZone' | 'getShippingZone' | 'listShippingZones' | 'lookupShippingRates' | 'updateShippingRate' | 'updateShippingZone';
+  'store-credit': 'adjustStoreCredit' | 'getCustomerStoreCredit' | 'issueStoreCredit' | 'listStoreCreditTransactions';
   'store-events': 'getStoreEvent' | 'listStoreEvents';
   'webhooks': 'createWebhook' | 'deleteWebhook' | 'getWebhook' | 'listWebhookDeliveries' | 'listWebhooks' | 'recoverWebhookDeliveries' | 'retryWebhookDelivery' | 'rotateWebhookSecret' | 'sendTestWebhookEvent' | 'updateWebhook';
 }
@@ -495,6 +534,21 @@ export const operationIndex: readonly OperationMeta[] = [
     "queryParams": []
   },
   {
+    "operationId": "adjustStoreCredit",
+    "method": "POST",
+    "path": "/v1/customers/{id}/store-credit/adjustments",
+    "tag": "store-credit",
+    "auth": "secret",
+    "customerTokenOptional": false,
+    "idempotent": true,
+    "entityTag": false,
+    "ifMatch": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
     "operationId": "archiveMetafieldDefinition",
     "method": "DELETE",
     "path": "/v1/store/metafields/{owner_type}/{slug}",
@@ -544,6 +598,21 @@ export const operationIndex: readonly OperationMeta[] = [
     "method": "POST",
     "path": "/v1/orders/{id}/fulfillments/{fulfillment_id}/cancel",
     "tag": "orders",
+    "auth": "secret",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "entityTag": false,
+    "ifMatch": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "cancelPurchaseOrder",
+    "method": "POST",
+    "path": "/v1/purchase-orders/{id}/cancel",
+    "tag": "purchase-orders",
     "auth": "secret",
     "customerTokenOptional": false,
     "idempotent": false,
@@ -855,6 +924,21 @@ export const operationIndex: readonly OperationMeta[] = [
     "queryParams": []
   },
   {
+    "operationId": "createNavigationMenu",
+    "method": "POST",
+    "path": "/v1/navigation",
+    "tag": "navigation",
+    "auth": "secret",
+    "customerTokenOptional": false,
+    "idempotent": true,
+    "entityTag": true,
+    "ifMatch": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
     "operationId": "createOrderFulfillment",
     "method": "POST",
     "path": "/v1/orders/{id}/fulfillments",
@@ -923,6 +1007,21 @@ export const operationIndex: readonly OperationMeta[] = [
     "customerTokenOptional": false,
     "idempotent": true,
     "entityTag": false,
+    "ifMatch": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "createPurchaseOrder",
+    "method": "POST",
+    "path": "/v1/purchase-orders",
+    "tag": "purchase-orders",
+    "auth": "secret",
+    "customerTokenOptional": false,
+    "idempotent": true,
+    "entityTag": true,
     "ifMatch": false,
     "hasBody": true,
     "bodyRequired": true,
@@ -1219,6 +1318,21 @@ export const operationIndex: readonly OperationMeta[] = [
     "method": "DELETE",
     "path": "/v1/search/merchandising/{id}",
     "tag": "search",
+    "auth": "secret",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "entityTag": false,
+    "ifMatch": true,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "deleteNavigationMenu",
+    "method": "DELETE",
+    "path": "/v1/navigation/{id}",
+    "tag": "navigation",
     "auth": "secret",
     "customerTokenOptional": false,
     "idempotent": false,
@@ -1527,6 +1641,21 @@ export const operationIndex: readonly OperationMeta[] = [
     "queryParams": []
   },
   {
+    "operationId": "getCurrentCustomerStoreCredit",
+    "method": "GET",
+    "path": "/v1/me/store-credit",
+    "tag": "customer-auth",
+    "auth": "customer",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "entityTag": false,
+    "ifMatch": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
     "operationId": "getCustomer",
     "method": "GET",
     "path": "/v1/customers/{id}",
@@ -1573,6 +1702,21 @@ export const operationIndex: readonly OperationMeta[] = [
     "method": "GET",
     "path": "/v1/customers/{id}/metafields",
     "tag": "metafields",
+    "auth": "secret",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "entityTag": false,
+    "ifMatch": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "getCustomerStoreCredit",
+    "method": "GET",
+    "path": "/v1/customers/{id}/store-credit",
+    "tag": "store-credit",
     "auth": "secret",
     "customerTokenOptional": false,
     "idempotent": false,
@@ -1703,6 +1847,21 @@ export const operationIndex: readonly OperationMeta[] = [
     "customerTokenOptional": false,
     "idempotent": false,
     "entityTag": false,
+    "ifMatch": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "getNavigationMenu",
+    "method": "GET",
+    "path": "/v1/navigation/{id}",
+    "tag": "navigation",
+    "auth": "publishable",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "entityTag": true,
     "ifMatch": false,
     "hasBody": false,
     "bodyRequired": false,
@@ -1851,6 +2010,21 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/platform/v1/projects/{id}",
     "tag": "platform",
     "auth": "platform",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "entityTag": true,
+    "ifMatch": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "getPurchaseOrder",
+    "method": "GET",
+    "path": "/v1/purchase-orders/{id}",
+    "tag": "purchase-orders",
+    "auth": "secret",
     "customerTokenOptional": false,
     "idempotent": false,
     "entityTag": true,
@@ -2022,6 +2196,21 @@ export const operationIndex: readonly OperationMeta[] = [
     ]
   },
   {
+    "operationId": "issueStoreCredit",
+    "method": "POST",
+    "path": "/v1/customers/{id}/store-credit/credits",
+    "tag": "store-credit",
+    "auth": "secret",
+    "customerTokenOptional": false,
+    "idempotent": true,
+    "entityTag": false,
+    "ifMatch": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
     "operationId": "listCheckoutShippingRates",
     "method": "GET",
     "path": "/v1/checkouts/{id}/shipping-rates",
@@ -2145,6 +2334,24 @@ export const operationIndex: readonly OperationMeta[] = [
     "operationId": "listCurrentCustomerOrders",
     "method": "GET",
     "path": "/v1/me/orders",
+    "tag": "customer-auth",
+    "auth": "customer",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "entityTag": false,
+    "ifMatch": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": [
+      "limit",
+      "cursor"
+    ]
+  },
+  {
+    "operationId": "listCurrentCustomerStoreCreditTransactions",
+    "method": "GET",
+    "path": "/v1/me/store-credit/transactions",
     "tag": "customer-auth",
     "auth": "customer",
     "customerTokenOptional": false,
@@ -2338,6 +2545,26 @@ export const operationIndex: readonly OperationMeta[] = [
     ]
   },
   {
+    "operationId": "listNavigationMenus",
+    "method": "GET",
+    "path": "/v1/navigation",
+    "tag": "navigation",
+    "auth": "secret",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "entityTag": false,
+    "ifMatch": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": [
+      "limit",
+      "cursor",
+      "sort",
+      "order"
+    ]
+  },
+  {
     "operationId": "listOrderFulfillments",
     "method": "GET",
     "path": "/v1/orders/{id}/fulfillments",
@@ -2494,6 +2721,29 @@ export const operationIndex: readonly OperationMeta[] = [
     ]
   },
   {
+    "operationId": "listPurchaseOrders",
+    "method": "GET",
+    "path": "/v1/purchase-orders",
+    "tag": "purchase-orders",
+    "auth": "secret",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "entityTag": false,
+    "ifMatch": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": [
+      "limit",
+      "cursor",
+      "sort",
+      "order",
+      "status",
+      "location_id",
+      "supplier_id"
+    ]
+  },
+  {
     "operationId": "listShippingZones",
     "method": "GET",
     "path": "/v1/shipping/zones",
@@ -2516,6 +2766,24 @@ export const operationIndex: readonly OperationMeta[] = [
       "order",
       "expand",
       "fields"
+    ]
+  },
+  {
+    "operationId": "listStoreCreditTransactions",
+    "method": "GET",
+    "path": "/v1/customers/{id}/store-credit/transactions",
+    "tag": "store-credit",
+    "auth": "secret",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "entityTag": false,
+    "ifMatch": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": [
+      "limit",
+      "cursor"
     ]
   },
   {
@@ -2697,6 +2965,36 @@ export const operationIndex: readonly OperationMeta[] = [
     "ifMatch": false,
     "hasBody": false,
     "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "placePurchaseOrder",
+    "method": "POST",
+    "path": "/v1/purchase-orders/{id}/order",
+    "tag": "purchase-orders",
+    "auth": "secret",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "entityTag": false,
+    "ifMatch": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "receivePurchaseOrder",
+    "method": "POST",
+    "path": "/v1/purchase-orders/{id}/receive",
+    "tag": "purchase-orders",
+    "auth": "secret",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "entityTag": false,
+    "ifMatch": false,
+    "hasBody": true,
+    "bodyRequired": true,
     "arrayQuery": [],
     "queryParams": []
   },
@@ -3425,6 +3723,21 @@ export const operationIndex: readonly OperationMeta[] = [
     "queryParams": []
   },
   {
+    "operationId": "updateNavigationMenu",
+    "method": "PATCH",
+    "path": "/v1/navigation/{id}",
+    "tag": "navigation",
+    "auth": "secret",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "entityTag": true,
+    "ifMatch": true,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
     "operationId": "updatePriceList",
     "method": "PATCH",
     "path": "/v1/price-lists/{id}",
@@ -3460,6 +3773,21 @@ export const operationIndex: readonly OperationMeta[] = [
     "path": "/platform/v1/projects/{id}",
     "tag": "platform",
     "auth": "platform",
+    "customerTokenOptional": false,
+    "idempotent": false,
+    "entityTag": true,
+    "ifMatch": true,
+    "hasBody": true,
+    "bodyRequired": true,
+    "arrayQuery": [],
+    "queryParams": []
+  },
+  {
+    "operationId": "updatePurchaseOrder",
+    "method": "PATCH",
+    "path": "/v1/purchase-orders/{id}",
+    "tag": "purchase-orders",
+    "auth": "secret",
     "customerTokenOptional": false,
     "idempotent": false,
     "entityTag": true,

@@ -12,9 +12,12 @@ import { metafieldHandlers } from '../modules/metafields/metafields.handlers.js'
 import { orderHandlers } from '../modules/orders/orders.handlers.js';
 import { searchHandlers } from '../modules/search/search.handlers.js';
 import { priceListHandlers } from '../modules/price-lists/price-lists.handlers.js';
+import { purchaseOrderHandlers } from '../modules/purchase-orders/purchase-orders.handlers.js';
+import { navigationHandlers } from '../modules/navigation/navigation.handlers.js';
 import { platformHandlers } from '../modules/platform/platform.handlers.js';
 import { shippingHandlers } from '../modules/shipping/shipping.handlers.js';
 import { storeEventHandlers } from '../modules/store-events/store-events.handlers.js';
+import { storeCreditHandlers } from '../modules/store-credit/store-credit.handlers.js';
 import { webhookHandlers } from '../modules/webhooks/webhooks.handlers.js';
 import type { Handlers } from '../shared/contract.js';
 
@@ -29,6 +32,7 @@ export const handlers = {
   ...platformHandlers,
   ...storeEventHandlers,
   ...customerHandlers,
+  ...storeCreditHandlers,
   ...customerAuthHandlers,
   ...catalogHandlers,
   ...inventoryHandlers,
@@ -43,4 +47,6 @@ export const handlers = {
   ...searchHandlers,
   ...shippingHandlers,
   ...webhookHandlers,
+  ...purchaseOrderHandlers,
+  ...navigationHandlers,
 } satisfies Handlers;

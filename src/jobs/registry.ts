@@ -1,4 +1,5 @@
 import { purgeCheckoutsJob } from '../modules/checkouts/purge-checkouts.job.js';
+import { releaseCheckoutCreditJob } from '../modules/checkouts/release-checkout-credit.job.js';
 import { purgeCustomerAuthJob } from '../modules/customer-auth/purge-customer-auth.job.js';
 import { purgeDeletedCustomersJob } from '../modules/customers/purge-deleted-customers.job.js';
 import { releaseReservationsJob } from '../modules/draft-orders/release-reservations.job.js';
@@ -7,6 +8,7 @@ import { sendEmailJob } from '../modules/platform/send-email.job.js';
 import { purgeStoreEventsJob } from '../modules/store-events/purge-store-events.job.js';
 import { purgeSearchLogJob } from '../modules/search/purge-search-log.job.js';
 import { purgeRateWindowsJob } from '../modules/usage/purge-rate-windows.job.js';
+import { expireStoreCreditJob } from '../modules/store-credit/expire-store-credit.job.js';
 import { purgeWebhookDeliveriesJob } from '../modules/webhooks/purge-webhook-deliveries.job.js';
 import { webhookDeliverJob } from '../modules/webhooks/webhook-deliver.job.js';
 import { webhookRetryJob } from '../modules/webhooks/webhook-retry.job.js';
@@ -35,4 +37,6 @@ export const jobs: { [N in JobName]: JobDefinition<N> } = {
   'release-reservations': releaseReservationsJob,
   'worker-heartbeat': workerHeartbeatJob,
   'purge-checkouts': purgeCheckoutsJob,
+  'expire-store-credit': expireStoreCreditJob,
+  'release-checkout-credit': releaseCheckoutCreditJob,
 };

@@ -32,6 +32,8 @@ export const httpStatusFor: Record<ErrorCode, number> = {
   checkout_locked: 409,
   // The draft order a pay link or checkout pays was completed, or cannot be paid online (createCheckoutFromDraft).
   draft_order_completed: 409,
+  // A checkout's store_credit.amount is more than the customer's balance (openapi.yaml, completeCheckout).
+  insufficient_store_credit: 409,
 };
 
 /** The only error type services and middleware throw; the error middleware renders it. */

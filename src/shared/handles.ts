@@ -28,7 +28,7 @@ export function nextHandle(base: string, taken: string[]): string {
 }
 
 /** Models with a per-project unique handle. */
-export type HandleModel = 'product' | 'collection' | 'location' | 'customer-group' | 'company';
+export type HandleModel = 'product' | 'collection' | 'location' | 'customer-group' | 'company' | 'navigation-menu';
 
 async function takenHandles(tx: Tx, model: HandleModel, projectId: string, base: string): Promise<string[]> {
   const where = { projectId, handle: { startsWith: base } };
@@ -48,6 +48,9 @@ async function takenHandles(tx: Tx, model: HandleModel, projectId: string, base:
       );
     case 'company':
       return (await tx.company.findMany({ where: { ...where, deletedAt: null }, select })).map((row) => row.handle);
+    // Menus are deleted for real.
+    case 'navigation-menu':
+      return (await tx.navigationMenu.findMany({ where, select })).map((row) => row.handle);
   }
 }
 

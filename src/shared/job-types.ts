@@ -20,6 +20,10 @@ export interface JobPayloads {
   'worker-heartbeat': { v: 1 };
   /** Deletes expired and long-completed checkouts (see modules/checkouts). */
   'purge-checkouts': { v: 1 };
+  /** Removes what is left of expired store credit (see modules/store-credit). */
+  'expire-store-credit': { v: 1 };
+  /** Reopens a checkout whose payment step lapsed, giving back the store credit it held (see modules/checkouts). */
+  'release-checkout-credit': { v: 1; projectId: string; checkoutId: string };
 }
 export type JobName = keyof JobPayloads;
 

@@ -223,6 +223,26 @@ export class ProjectIndexes<T> {
     return this.get(projectId, key, tables, build, patch);
   }
 
+  /**
+   * When the project's index for `key` is held but waits for a sync or for changed rows to be applied, starts them
+   * now (never a build), so a read that comes a little later finds it exact: a request that will read several
+   * indexes starts them all at once rather than wait for each in turn.
+   */
+  refresh(
+    projectId: string,
+    key: string,
+    tables: readonly string[],
+    build: () => Promise<T>,
+    patch?: IndexPatch<T>,
+  ): void {
+    const slot = this.slots.get(`${projectId}|${key}`);
+    if (slot?.value === undefined) return;
+    const state = this.stateOf(projectId, tables, slot, patch);
+    if (state.name === 'suspended') void this.startSync(projectId, tables, slot);
+    else if (state.name === 'patchable')
+      void this.startPatch(projectId, `${projectId}|${key}`, tables, build, slot, patch!);
+  }
+
   private lookup(
     projectId: string,
     key: string,

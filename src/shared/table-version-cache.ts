@@ -210,12 +210,12 @@ const MAX_LIST_TOTALS = 10_000;
 const MAX_WEBHOOK_EVENT_TYPES = 10_000;
 // Answers are a few kB (a page of hits and the facets): 2,000 of them stay well under 50 MB.
 const MAX_SEARCH_ANSWERS = 2_000;
-// Two indexes per project (its catalog's words and its past queries), at most 32 projects' and 40 MB (as estimated),
+// Three indexes per project (its catalog's words, its vocabulary and its past queries), at most 32 projects' and 40 MB (as estimated),
 // one project's at most 24 MB: at 100,000 products a catalog's is about 12 MB (bench/README.md), and a build briefly
 // needs some 50 MB more. Small projects' are small: the count only keeps a process serving many of them from
 // rebuilding one on every suggestion. SUGGEST_INDEX_MB and SUGGEST_INDEX_PROJECT_MB set the two bounds.
 export const SUGGEST_INDEX_LIMITS: IndexLimits = {
-  maxIndexes: 64,
+  maxIndexes: 96,
   maxBytes: 40 * 1024 * 1024,
   maxProjectBytes: 24 * 1024 * 1024,
 };

@@ -52,7 +52,15 @@ export async function writeOnConnection<T, const S extends readonly Step<unknown
 
 /** Tables whose rows services lock. */
 export type LockableTable =
-  'customers' | 'variants' | 'locations' | 'products' | 'customer_groups' | 'companies' | 'price_lists';
+  | 'customers'
+  | 'variants'
+  | 'locations'
+  | 'products'
+  | 'customer_groups'
+  | 'companies'
+  | 'price_lists'
+  | 'purchase_orders'
+  | 'navigation_menus';
 
 /**
  * Locks rows for the rest of the transaction, always in id order so concurrent writers cannot deadlock:

@@ -226,6 +226,8 @@ function array(s: Schema, context: SchemaContext, depth: number): fc.Arbitrary<u
   const items = s.items ?? {};
   const minLength: number = s.minItems ?? 0;
   const maxLength: number = Math.max(minLength, Math.min(s.maxItems ?? 4, 4));
+  // Past MAX_DEPTH an array that may be empty is (a recursive schema, e.g. a menu's nested items, ends here).
+  if (depth >= MAX_DEPTH && minLength === 0) return fc.constant([]);
   const item = valid(items, context, depth + 1);
   // Unique items: duplicates dropped after generation (an enum of two cannot fill four distinct slots).
   if (s.uniqueItems)
@@ -239,7 +241,11 @@ function object(s: Schema, context: SchemaContext, depth: number): fc.Arbitrary<
   const properties: Record<string, Schema> = s.properties ?? {};
   const required = new Set<string>(s.required ?? []);
   const model: Record<string, fc.Arbitrary<unknown>> = {};
-  for (const [name, schema] of Object.entries(properties)) model[name] = valid(schema, context, depth + 1);
+  for (const [name, schema] of Object.entries(properties)) {
+    // Past MAX_DEPTH only the required properties (a recursive schema ends here).
+    if (depth >= MAX_DEPTH && !required.has(name)) continue;
+    model[name] = valid(schema, context, depth + 1);
+  }
   const known = fc.record(model, { requiredKeys: [...required].filter((k) => k in model) });
   const extra =
     s.additionalProperties && typeof s.additionalProperties === 'object'

@@ -115,6 +115,11 @@ export async function storefront(): Promise<string> {
   await shop.DELETE('/v1/me/addresses/{id}', { params: { path: { id: 'addr_1' } } });
   // @ts-expect-error '/v1/addresses/{id} is not a DELETE operation of this client' (the merchant's)
   await shop.DELETE('/v1/addresses/{id}', { params: { path: { id: 'addr_1' } } });
+  // A menu by handle, with its whole tree; writing menus is the merchant's.
+  const menu = await shop.GET('/v1/navigation/{id}', { params: { path: { id: 'main-menu' } } });
+  void menu.data!.data.items[0].items[0].handle;
+  // @ts-expect-error updateNavigationMenu needs a secret key
+  await shop.PATCH('/v1/navigation/{id}', { params: { path: { id: 'main-menu' } }, body: { title: 'Main' } });
   return data!.data.email;
 }
 

@@ -40,3 +40,11 @@ describe('loadConfig: settings that cannot keep their guarantees are refused wit
     );
   });
 });
+
+describe('loadConfig: switches that exist only to measure', () => {
+  test('SEARCH_INDEX_CACHES keeps the index caches unless it is off (bench only)', () => {
+    expect(loadConfig(server).searchIndexCaches).toBe(true);
+    expect(loadConfig({ ...server, SEARCH_INDEX_CACHES: 'on' }).searchIndexCaches).toBe(true);
+    expect(loadConfig({ ...server, SEARCH_INDEX_CACHES: 'off' }).searchIndexCaches).toBe(false);
+  });
+});

@@ -373,7 +373,8 @@ export interface paths {
          *     private or otherwise non-public IP address literal, or `localhost`, is refused at once with a hint naming
          *     the server setting `ALLOW_PRIVATE_NETWORK_TARGETS=true`, which allows them for local development; other
          *     host names are checked when each delivery is sent (every address they resolve to must be public). A
-         *     subscription created `paused` receives nothing until it is set `active`.
+         *     subscription created `paused` receives nothing until it is set `active`. An event type that no operation
+         *     emits yet (listed in `EventType`) answers 400 `invalid_request` on `events[i]`.
          */
         post: operations["createWebhook"];
         delete?: never;
@@ -413,7 +414,8 @@ export interface paths {
          * Update a webhook subscription
          * @description Partial update. `events` replaces the whole array. Setting `status` to `paused` stops deliveries: events
          *     that happen while paused are skipped (not queued), and deliveries already queued wait. Setting it back
-         *     to `active` sends the waiting deliveries that are due.
+         *     to `active` sends the waiting deliveries that are due. An event type that no operation emits yet (listed in
+         *     `EventType`) answers 400 `invalid_request` on `events[i]`.
          */
         patch: operations["updateWebhook"];
         trace?: never;
@@ -761,6 +763,123 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/customers/{id}/store-credit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A customer ID (`cus_...`).
+                 * @example cus_01jd5p0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["CustomerIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a customer's store credit balance
+         * @description The customer's store credit: the balance in the account's currency (the project's currency when the first
+         *     credit was issued; a customer who never had credit answers the project's currency and 0) and the credit
+         *     that expires next. The balance is the sum of the ledger's entries (`listStoreCreditTransactions`) and is
+         *     never negative.
+         */
+        get: operations["getCustomerStoreCredit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/customers/{id}/store-credit/transactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A customer ID (`cus_...`).
+                 * @example cus_01jd5p0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["CustomerIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List a customer's store credit history
+         * @description The ledger of the customer's store credit, newest first, paginated (`limit`, `cursor`): every credit
+         *     issued, adjustment, payment, reversal, refund and expiry, each with the balance it left
+         *     (`balance_after`). Entries are never changed or deleted; their amounts sum to the balance.
+         */
+        get: operations["listStoreCreditTransactions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/customers/{id}/store-credit/credits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A customer ID (`cus_...`).
+                 * @example cus_01jd5p0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["CustomerIdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Issue store credit to a customer
+         * @description Adds `amount` to the customer's store credit (a ledger entry of type `issue`) in the project's currency,
+         *     with the `reason` the customer sees at `GET /v1/me/store-credit/transactions` and an optional
+         *     `expires_at` (in the future): what is left of this credit then is removed by the expiry job (an `expiry`
+         *     entry and `store_credit.expired`). Payments spend the credit that expires soonest first (credit without
+         *     an expiry last). Records `store_credit.issued` with the entry.
+         */
+        post: operations["issueStoreCredit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/customers/{id}/store-credit/adjustments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A customer ID (`cus_...`).
+                 * @example cus_01jd5p0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["CustomerIdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Correct a customer's store credit balance
+         * @description A correction by the merchant (a ledger entry of type `adjustment`): a positive `amount` adds credit that
+         *     does not expire, a negative one removes credit (the soonest-expiring first) and may not take the balance
+         *     below 0 (400 on `amount`, nothing written). The account's row is locked for the write, so an adjustment
+         *     and concurrent payments never overdraw it. Records the entry as `store_credit.issued` (positive) or
+         *     `store_credit.used` (negative).
+         */
+        post: operations["adjustStoreCredit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/auth/register": {
         parameters: {
             query?: never;
@@ -1025,6 +1144,50 @@ export interface paths {
          *     another customer, or of no customer, answers 404 exactly as an id that names nothing.
          */
         get: operations["getCurrentCustomerOrder"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/me/store-credit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the signed-in customer's store credit balance
+         * @description The signed-in customer's store credit, as the merchant sees it at `GET /v1/customers/{id}/store-credit`:
+         *     balance, currency and the credit that expires next. Use it at completion with
+         *     `completeCheckout`'s `store_credit`.
+         */
+        get: operations["getCurrentCustomerStoreCredit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/me/store-credit/transactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the signed-in customer's store credit history
+         * @description The signed-in customer's store credit ledger, newest first, paginated as the other lists (`limit`,
+         *     `cursor`), as the merchant sees it at `GET /v1/customers/{id}/store-credit/transactions` (the `reason`
+         *     of an issue or adjustment is the merchant's text, shown to the customer).
+         */
+        get: operations["listCurrentCustomerStoreCreditTransactions"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2502,6 +2665,12 @@ export interface paths {
          *     when everything paid is returned), the customer's `total_spent` drops by the amount, and
          *     `refund.created`, `order.refunded` and `order.updated` (with `metadata.changes`) are recorded and
          *     offered to webhook subscriptions. A cancelled order can be refunded; a pending one cannot (400).
+         *
+         *     An order paid in part or in full with store credit (a `store_credit` entry in `payments`): the refund's
+         *     amount goes to the store credit part first, up to what was paid with store credit and not yet returned as
+         *     store credit, and that part goes back to the customer's store credit (a `refund` ledger entry that does
+         *     not expire, `store_credit.issued`; `store_credit_amount` of the refund) unless
+         *     `store_credit_refund_method` is `original_payment`; the rest is money the merchant returns.
          */
         post: operations["createOrderRefund"];
         delete?: never;
@@ -3048,6 +3217,15 @@ export interface paths {
          *
          *     Completing a completed checkout answers its order again (201), so a double click makes one order and one
          *     charge; `Idempotency-Key` replays the first answer as on every create.
+         *
+         *     Store credit (`store_credit`, tag `store-credit`): the customer's account row is locked, the credit is spent
+         *     in the same transaction (a `payment` ledger entry, the soonest-expiring credit first, `store_credit.used`)
+         *     and recorded on the order as a `payments` entry with provider `store_credit`; the provider charges only
+         *     the rest (none when credit pays it all: the order is paid). Concurrent completions of one customer's
+         *     checkouts never spend more than the balance: the later ones find it spent (409
+         *     `insufficient_store_credit` for an `amount` no longer there, or less credit with `{}`). A declined payment
+         *     spends nothing. When the rest needs another step (202), the credit stays held for the checkout until the
+         *     order is placed, and comes back (`payment_reversed`) when the step lapses.
          */
         post: operations["completeCheckout"];
         delete?: never;
@@ -3811,6 +3989,222 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/v1/purchase-orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List purchase orders
+         * @description The project's purchase orders, newest first by default, with their lines; filter by `status`, `location_id` or `supplier_id`.
+         */
+        get: operations["listPurchaseOrders"];
+        put?: never;
+        /**
+         * Create a purchase order
+         * @description A draft purchase order for stock from a supplier (`supplier_id`: a company of type `supplier` or `both`)
+         *     to an active location. `currency` defaults to the project's. Lines name variants of the project with the
+         *     ordered `quantity` and the `unit_cost` (minor units); a variant may appear once. Records
+         *     `purchase_order.created`.
+         */
+        post: operations["createPurchaseOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/purchase-orders/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A purchase order ID (`po_...`).
+                 * @example po_01jdc4a1b2c3d4e5f6g7h8j9k0
+                 */
+                id: components["parameters"]["PurchaseOrderIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a purchase order
+         * @description One purchase order of the caller's project with its lines.
+         */
+        get: operations["getPurchaseOrder"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update a purchase order
+         * @description Partial update. `reference`, `note` and `expected_at` change until the order is received or cancelled;
+         *     `supplier_id`, `location_id`, `currency` and `lines` (which replace all lines) only while it is a draft
+         *     (400 `invalid_request` otherwise). Records `purchase_order.updated` with the changed fields; a request
+         *     that changes nothing records nothing.
+         */
+        patch: operations["updatePurchaseOrder"];
+        trace?: never;
+    };
+    "/v1/purchase-orders/{id}/order": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A purchase order ID (`po_...`).
+                 * @example po_01jdc4a1b2c3d4e5f6g7h8j9k0
+                 */
+                id: components["parameters"]["PurchaseOrderIdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark a purchase order as ordered
+         * @description Moves a draft with at least one line to `ordered` (sets `ordered_at`); from then on its lines are fixed
+         *     and it can be received. Any other status answers 400 `invalid_request`. Records `purchase_order.updated`
+         *     (changes `status`, `ordered_at`).
+         */
+        post: operations["placePurchaseOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/purchase-orders/{id}/receive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A purchase order ID (`po_...`).
+                 * @example po_01jdc4a1b2c3d4e5f6g7h8j9k0
+                 */
+                id: components["parameters"]["PurchaseOrderIdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Receive units of a purchase order
+         * @description Receives units of an `ordered` or `partially_received` order, in as many parts as they arrive: each
+         *     listed line's `received_quantity` grows by `quantity`, and the order's location gains those units on hand
+         *     through the inventory ledger (one adjustment with reason `purchase_order` per line), with the variant
+         *     totals, all in one transaction. Over-receipt is refused: a line may receive at most its outstanding
+         *     units (`quantity - received_quantity`), else 400 `invalid_request` on that line's `quantity` and
+         *     nothing is received. Receipts of one order are serialised (its row is locked), so concurrent receipts
+         *     never receive more than was ordered. The order becomes `received` (with `received_at`) when every line
+         *     is complete, else `partially_received`. Records `purchase_order.received` for every receipt, the order
+         *     as it is after it in the payload. A variant or location deleted since is not stocked (its level is gone),
+         *     but the units still count as received.
+         */
+        post: operations["receivePurchaseOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/purchase-orders/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A purchase order ID (`po_...`).
+                 * @example po_01jdc4a1b2c3d4e5f6g7h8j9k0
+                 */
+                id: components["parameters"]["PurchaseOrderIdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a purchase order
+         * @description Cancels a `draft`, `ordered` or `partially_received` order (sets `cancelled_at`): nothing more can be
+         *     received. Units already received stay in stock. A `received` or `cancelled` order answers 400
+         *     `invalid_request`. Records `purchase_order.cancelled`.
+         */
+        post: operations["cancelPurchaseOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/navigation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List navigation menus
+         * @description The project's menus with their item trees, newest first by default.
+         */
+        get: operations["listNavigationMenus"];
+        put?: never;
+        /**
+         * Create a navigation menu
+         * @description A named menu with its items (see `NavigationItemInput` for links, depth and counts). Without `handle`,
+         *     one is made from the title, unique per project (`main-menu`, `main-menu-2`, ...); a `handle` that is
+         *     sent must be free (409 otherwise). Records `navigation.created`.
+         */
+        post: operations["createNavigationMenu"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/navigation/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A menu ID (`nav_...`) or the menu's handle (`main-menu`).
+                 * @example nav_01jdc5b2c3d4e5f6g7h8j9k0m1
+                 */
+                id: components["parameters"]["NavigationMenuPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a navigation menu
+         * @description One menu by id or by handle (`/v1/navigation/main-menu`), with its whole item tree, in one request.
+         *     Publishable keys (storefronts) read it too. Each collection or product item carries the linked
+         *     resource's current `handle`, or `null` when it was deleted (or, for a product, is not `active`), so a
+         *     storefront can skip it.
+         */
+        get: operations["getNavigationMenu"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a navigation menu
+         * @description Deletes the menu (named by id or handle) for good; its handle is free again. Records `navigation.deleted` with the menu's last state.
+         */
+        delete: operations["deleteNavigationMenu"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a navigation menu
+         * @description Partial update of a menu named by id or handle: `title`, `handle`, and `items`, which replaces the whole
+         *     tree (items get new ids). Records `navigation.updated` with the changed fields; a request that changes
+         *     nothing records nothing.
+         */
+        patch: operations["updateNavigationMenu"];
         trace?: never;
     };
 }
@@ -4983,10 +5377,17 @@ export interface components {
         /**
          * @description The one event catalogue: every webhook event type (all groups) and every store-event
          *     type. Store events (`GET /v1/events`) carry one of these as `type`; webhook subscriptions subscribe to any
-         *     of them (every type in the catalogue is subscribable). Some groups (fulfillment order, discount,
-         *     promotion, purchase order, return, navigation, store credit) belong to areas this API does not
-         *     expose yet and are never emitted by it today; of the refund group only `refund.created` is (refunds are
-         *     recorded, no payment provider is called, so none succeeds or fails later). `webhook_subscription.paused` (an addition to the usual catalogue) records
+         *     of them. Every type a subscription accepts is emitted by at least one operation. The types no operation
+         *     emits yet are refused by createWebhook and updateWebhook with 400 `invalid_request` on `events[i]`, naming
+         *     why, until they are: `fulfillment_order.created` (fulfilments are made on the order itself),
+         *     `fulfillment.updated` (a fulfilment changes only by being cancelled: `fulfillment.cancelled`),
+         *     `discount.*`, `promotion.*` and `return.*` (those areas are not built yet), and
+         *     `refund.succeeded` / `refund.failed` (refunds are recorded, no payment provider is called, so none
+         *     succeeds or fails later). Purchase orders emit `purchase_order.created` (createPurchaseOrder),
+         *     `purchase_order.updated` (updatePurchaseOrder, placePurchaseOrder), `purchase_order.received` (every
+         *     receipt) and `purchase_order.cancelled`; navigation menus `navigation.created`, `navigation.updated` and
+         *     `navigation.deleted`. `order.updated` accompanies every change of an order (paid; its fulfilment status moved
+         *     by a fulfilment or a fulfilment's cancellation; cancelled; refunded) with the changed fields. `webhook_subscription.paused` (an addition to the usual catalogue) records
          *     that the service paused a subscription whose receiver answered `410 Gone` or failed for 5 days.
          *     `inventory.reserved` and `inventory.released` (resource type `draft_order`) record a sent draft order's
          *     units being held and let go again; their payload is `{draft_order_id, expires_at, reservations:
@@ -6457,13 +6858,93 @@ export interface components {
             /** @description A value of the definition's value type (see `MetafieldValueObject`; any JSON here, checked against the definition). DELETE removes a value. */
             value: unknown;
         };
+        /** @example sctx_01jd5x0a2c4e6g8j0l2n4q6s8u */
+        StoreCreditTransactionId: string;
+        /** @description A customer's store credit (tag `store-credit`). */
+        StoreCreditBalance: {
+            customer_id: components["schemas"]["CustomerId"];
+            currency: components["schemas"]["CurrencyCode"];
+            /**
+             * Format: int64
+             * @description Minor units of `currency`; the sum of the ledger's entries.
+             */
+            balance: number;
+            /** @description The credit that expires next (the sum of what is left of the credits with the earliest `expires_at`), or null. */
+            next_expiry: {
+                /** Format: int64 */
+                amount: number;
+                expires_at: components["schemas"]["Timestamp"];
+            } | null;
+        };
+        StoreCreditBalanceEnvelope: {
+            data: components["schemas"]["StoreCreditBalance"];
+        };
+        /**
+         * @description One entry of a customer's store credit ledger. `type`: `issue` (credit the merchant issued), `adjustment`
+         *     (the merchant's correction, either sign), `payment` (spent on a checkout; `checkout_id`, and `order_id` once
+         *     the order exists), `payment_reversed` (a checkout's payment step lapsed: the credit it held came back, with
+         *     the expiry it had), `refund` (returned by a refund of an order paid with it; does not expire) and
+         *     `expiry` (what was left of an expired credit).
+         */
+        StoreCreditTransaction: {
+            id: components["schemas"]["StoreCreditTransactionId"];
+            customer_id: components["schemas"]["CustomerId"];
+            /** @enum {string} */
+            type: "issue" | "adjustment" | "payment" | "payment_reversed" | "refund" | "expiry";
+            /**
+             * Format: int64
+             * @description Minor units of `currency`: positive adds credit, negative takes it.
+             */
+            amount: number;
+            /**
+             * Format: int64
+             * @description The balance right after this entry.
+             */
+            balance_after: number;
+            currency: components["schemas"]["CurrencyCode"];
+            /** @description The merchant's reason (issue and adjustment); shown to the customer. */
+            reason: string | null;
+            /** @description An `issue`: when what is left of it expires; null for credit that does not expire and for other types. */
+            expires_at: components["schemas"]["Timestamp"] | null;
+            order_id: components["schemas"]["OrderId"] | null;
+            checkout_id: components["schemas"]["CheckoutId"] | null;
+            refund_id: components["schemas"]["RefundId"] | null;
+            created_at: components["schemas"]["Timestamp"];
+        };
+        StoreCreditTransactionEnvelope: {
+            data: components["schemas"]["StoreCreditTransaction"];
+        };
+        StoreCreditTransactionList: {
+            data: components["schemas"]["StoreCreditTransaction"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        StoreCreditIssue: {
+            /**
+             * Format: int64
+             * @description Minor units of the project's currency.
+             */
+            amount: number;
+            /** @description Why; shown to the customer. */
+            reason: string;
+            expires_at?: components["schemas"]["Timestamp"];
+        };
+        StoreCreditAdjust: {
+            /**
+             * Format: int64
+             * @description Minor units of the account's currency; positive adds credit (no expiry), negative takes it (never below 0).
+             */
+            amount: number;
+            /** @description Why; shown to the customer. */
+            reason: string;
+        };
         /**
          * @description The error body of completeCheckout's 402 and 409 answers: as `Error`, with the codes `payment_declined` (402:
          *     the provider declined the payment; nothing was written or charged), `out_of_stock` (409: a variant is short;
          *     `field` names it), `conflict` (409: the Idempotency-Key is in use or was sent with another request, or the
          *     checkout's payment waits for another step), `checkout_locked` (409: the checkout pays a draft order, whose
          *     lines, prices, addresses and shipping cannot be changed) and `draft_order_completed` (409: the draft order
-         *     was completed, or cannot be paid online; nothing was charged).
+         *     was completed, or cannot be paid online; nothing was charged) and `insufficient_store_credit` (409: the
+         *     `store_credit.amount` asked for is more than the customer's balance; nothing was written or charged).
          */
         CheckoutError: {
             error: {
@@ -6471,7 +6952,7 @@ export interface components {
                  * @description Stable machine-readable code.
                  * @enum {string}
                  */
-                code: "conflict" | "out_of_stock" | "payment_declined" | "checkout_locked" | "draft_order_completed";
+                code: "conflict" | "out_of_stock" | "payment_declined" | "checkout_locked" | "draft_order_completed" | "insufficient_store_credit";
                 /** @description A human-readable explanation. */
                 message: string;
                 /** @description The offending field or variant, when there is one. */
@@ -6543,6 +7024,11 @@ export interface components {
             amount: number;
             /** @description The provider's reference of the payment. */
             reference: string;
+            /**
+             * Format: int64
+             * @description Present when store credit pays part of the total; `amount` is the rest. The credit is held (a `payment` entry) until the order is placed, and comes back (`payment_reversed`) if the step lapses.
+             */
+            store_credit_amount?: number;
             next_action: {
                 /**
                  * @description `confirm`: call completeCheckout again. `stripe_sdk`: the PaymentIntent `requires_action`; hand `client_secret` to Stripe.js (`stripe.handleNextAction({clientSecret})`), then call completeCheckout again (or let Stripe's `payment_intent.succeeded` webhook complete it).
@@ -6668,9 +7154,27 @@ export interface components {
                  */
                 payment_method?: string;
             };
+            /**
+             * @description Pay with the customer's store credit (only the checkout's customer, signed in with their access token, or
+             *     a secret key; 400 otherwise, and when the credit is in another currency than the checkout). `{}` uses as
+             *     much as the balance and the total allow; `amount` uses exactly that much, at most the total (400 on
+             *     `store_credit.amount` above it; 409 `insufficient_store_credit` above the balance). The rest of the total
+             *     is paid through the project's provider; nothing is left, no provider is called and the order is paid.
+             */
+            store_credit?: {
+                /**
+                 * Format: int64
+                 * @description Minor units of the checkout's currency.
+                 */
+                amount?: number;
+            };
         };
         OrderPayment: {
-            provider: components["schemas"]["PaymentProvider"];
+            /**
+             * @description The project's payment provider (`PaymentProvider`), or `store_credit`: the part paid with the customer's store credit (`reference` is its ledger entry, `sctx_...`).
+             * @enum {string}
+             */
+            provider: "manual" | "test" | "stripe" | "store_credit";
             /**
              * @description `pending`: nothing taken yet (manual); `succeeded`: paid.
              * @enum {string}
@@ -7088,6 +7592,15 @@ export interface components {
             reason?: string | null;
             /** @description Shipped units that came back, put into stock through the inventory ledger (reason `restock`). Each line item at most once; custom items hold no stock. */
             line_items?: components["schemas"]["RefundLineItemCreate"][];
+            /**
+             * @description Where the part of `amount` that the order paid with store credit goes back (that part is refunded first, up to
+             *     what the order paid with store credit minus what earlier refunds returned as store credit): `store_credit`
+             *     (the default) returns it to the customer's store credit (a `refund` entry that does not expire,
+             *     `store_credit.issued`); `original_payment` refunds it like the rest, as money the merchant returns.
+             * @default store_credit
+             * @enum {string}
+             */
+            store_credit_refund_method?: "store_credit" | "original_payment";
         };
         /** @description Money the merchant returned for an order, as recorded by the API (no payment provider is called), and the units it put back into stock. */
         Refund: {
@@ -7101,6 +7614,11 @@ export interface components {
             currency: components["schemas"]["CurrencyCode"];
             reason: string | null;
             line_items: components["schemas"]["RefundLineItem"][];
+            /**
+             * Format: int64
+             * @description The part of `amount` returned to the customer's store credit (`store_credit_refund_method`); the rest is money.
+             */
+            store_credit_amount: number;
             created_at: components["schemas"]["Timestamp"];
         };
         RefundEnvelope: {
@@ -7149,7 +7667,7 @@ export interface components {
             paid_at: components["schemas"]["Timestamp"] | null;
             /** @description The storefront checkout the order was completed from, or null. */
             checkout_id: components["schemas"]["CheckoutId"] | null;
-            /** @description Payments taken through the project's payment provider when a checkout completed (empty for orders of draft orders). */
+            /** @description Payments taken through the project's payment provider and the customer's store credit when a checkout completed (empty for orders of draft orders). */
             payments: components["schemas"]["OrderPayment"][];
             /** @description The order's shipments, oldest first; cancelled ones too (`status` cancelled). */
             fulfillments: components["schemas"]["CustomerOrderFulfillment"][];
@@ -7185,6 +7703,11 @@ export interface components {
              */
             amount: number;
             currency: components["schemas"]["CurrencyCode"];
+            /**
+             * Format: int64
+             * @description The part of `amount` returned to the customer's store credit (`GET /v1/me/store-credit`).
+             */
+            store_credit_amount: number;
             /** @description Units that came back with this refund. */
             line_items: {
                 /**
@@ -7713,6 +8236,188 @@ export interface components {
         };
         PriceListPricesSet: {
             prices: components["schemas"]["PriceListPriceInput"][];
+        };
+        /** @example po_01jdc4a1b2c3d4e5f6g7h8j9k0 */
+        PurchaseOrderId: string;
+        /** @example pol_01jdc4a1b2c3d4e5f6g7h8j9k1 */
+        PurchaseOrderLineId: string;
+        /**
+         * @description `draft` (lines editable) -> `ordered` (placePurchaseOrder) -> `partially_received` / `received`
+         *     (receivePurchaseOrder); `draft`, `ordered` and `partially_received` can be `cancelled`.
+         * @enum {string}
+         */
+        PurchaseOrderStatus: "draft" | "ordered" | "partially_received" | "received" | "cancelled";
+        PurchaseOrderLine: {
+            id: components["schemas"]["PurchaseOrderLineId"];
+            variant_id: components["schemas"]["VariantId"];
+            product_id: components["schemas"]["ProductId"];
+            /** @description Product and variant title when the line was written ("Trail Runner 2 - EU 42"). */
+            title: string;
+            /** @description The variant's SKU when the line was written. */
+            sku: string | null;
+            /**
+             * Format: int32
+             * @description Units ordered.
+             */
+            quantity: number;
+            /**
+             * Format: int32
+             * @description Units received so far; never above `quantity`.
+             */
+            received_quantity: number;
+            /**
+             * Format: int64
+             * @description Cost of one unit in minor units of the order's currency.
+             */
+            unit_cost: number;
+            /**
+             * Format: int64
+             * @description `quantity` x `unit_cost`.
+             */
+            total: number;
+        };
+        PurchaseOrder: {
+            id: components["schemas"]["PurchaseOrderId"];
+            status: components["schemas"]["PurchaseOrderStatus"];
+            /** @description The supplier, a company of type `supplier` or `both`. */
+            supplier_id: components["schemas"]["CompanyId"] | null;
+            location_id: components["schemas"]["LocationId"];
+            currency: components["schemas"]["CurrencyCode"];
+            /** @description The supplier's reference (order or confirmation number). */
+            reference: string | null;
+            /** @description Internal note. */
+            note: string | null;
+            /**
+             * Format: date
+             * @description Expected arrival date (YYYY-MM-DD).
+             */
+            expected_at: string | null;
+            lines: components["schemas"]["PurchaseOrderLine"][];
+            /**
+             * Format: int32
+             * @description Units ordered over all lines.
+             */
+            total_quantity: number;
+            /**
+             * Format: int32
+             * @description Units received over all lines.
+             */
+            received_quantity: number;
+            /**
+             * Format: int64
+             * @description Sum of the lines' totals.
+             */
+            subtotal: number;
+            ordered_at: components["schemas"]["Timestamp"] | null;
+            /** @description When the last outstanding unit was received., oneOf: [{ $ref: '#/components/schemas/Timestamp' }, { type: 'null' }] */
+            received_at: unknown;
+            cancelled_at: components["schemas"]["Timestamp"] | null;
+            created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
+        };
+        PurchaseOrderEnvelope: {
+            data: components["schemas"]["PurchaseOrder"];
+        };
+        PurchaseOrderLineInput: {
+            /** @description A variant of the project (400 on `lines[i].variant_id` otherwise). */
+            variant_id: string;
+            /** Format: int32 */
+            quantity: number;
+            /** Format: int64 */
+            unit_cost: number;
+        };
+        PurchaseOrderCreate: {
+            /** @description An active location of the project (400 on `location_id` otherwise). */
+            location_id: string;
+            /** @description A company of type `supplier` or `both` (400 on `supplier_id` otherwise). */
+            supplier_id?: string | null;
+            currency?: components["schemas"]["CurrencyCode"];
+            reference?: string | null;
+            note?: string | null;
+            /** Format: date */
+            expected_at?: string | null;
+            lines?: components["schemas"]["PurchaseOrderLineInput"][];
+        };
+        PurchaseOrderUpdate: {
+            /** @description Only while a draft. */
+            location_id?: string;
+            /** @description Only while a draft. */
+            supplier_id?: string | null;
+            currency?: components["schemas"]["CurrencyCode"];
+            reference?: string | null;
+            note?: string | null;
+            /** Format: date */
+            expected_at?: string | null;
+            /** @description Replaces every line; only while a draft. */
+            lines?: components["schemas"]["PurchaseOrderLineInput"][];
+        };
+        PurchaseOrderReceive: {
+            lines: {
+                /** @description A line of this purchase order, listed once. */
+                line_id: string;
+                /**
+                 * Format: int32
+                 * @description Units received now; at most the line's outstanding units.
+                 */
+                quantity: number;
+            }[];
+        };
+        /** @example nav_01jdc5b2c3d4e5f6g7h8j9k0m1 */
+        NavigationMenuId: string;
+        /** @example navi_01jdc5b2c3d4e5f6g7h8j9k0m2 */
+        NavigationItemId: string;
+        /**
+         * @description What an item links to, named by its `target`: `collection` (a collection id, `col_...`), `product` (a
+         *     product id, `prod_...`), `page` (a path on the storefront, starting with one `/`), `url` (an absolute
+         *     `http` or `https` URL; other schemes such as `javascript:` are refused).
+         * @enum {string}
+         */
+        NavigationItemType: "collection" | "product" | "page" | "url";
+        NavigationItem: {
+            id: components["schemas"]["NavigationItemId"];
+            title: string;
+            type: components["schemas"]["NavigationItemType"];
+            /** @description The collection or product id, the page path or the URL. */
+            target: string;
+            /** @description The linked collection's or product's current handle; `null` for pages and URLs, and when the collection or product was deleted (or the product is not `active`). */
+            handle: string | null;
+            /** @description The item's children, in order (at most three levels in all). */
+            items: components["schemas"]["NavigationItem"][];
+        };
+        NavigationMenu: {
+            id: components["schemas"]["NavigationMenuId"];
+            title: string;
+            handle: string;
+            /** @description The top-level items in order, each with its children. */
+            items: components["schemas"]["NavigationItem"][];
+            created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
+        };
+        NavigationMenuEnvelope: {
+            data: components["schemas"]["NavigationMenu"];
+        };
+        /**
+         * @description One item of a menu, in the order sent. A menu holds at most three levels (an item, its children and
+         *     theirs) and at most 250 items in all; deeper or more answer 400 `invalid_request` on the offending
+         *     `items`. A collection or product target must name one of the project's that is not deleted, a page a path
+         *     starting with a single `/` (no spaces or control characters), a URL an absolute `http(s)` URL with a
+         *     host (400 on the item's `target` otherwise).
+         */
+        NavigationItemInput: {
+            title: string;
+            type: components["schemas"]["NavigationItemType"];
+            target: string;
+            items?: components["schemas"]["NavigationItemInput"][];
+        };
+        NavigationMenuCreate: {
+            title: string;
+            handle?: components["schemas"]["Handle"];
+            items?: components["schemas"]["NavigationItemInput"][];
+        };
+        NavigationMenuUpdate: {
+            title?: string;
+            handle?: components["schemas"]["Handle"];
+            items?: components["schemas"]["NavigationItemInput"][];
         };
         /** @example comp_01jd5v0a2c4e6g8j0l2n4q6s8u */
         CompanyId: string;
@@ -9028,6 +9733,75 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description No such purchase order in the caller's project. */
+        PurchaseOrderNotFound: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "not_found",
+                 *         "message": "Purchase order not found."
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description No menu with this id or handle in the caller's project. */
+        NavigationMenuNotFound: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "not_found",
+                 *         "message": "Navigation menu not found."
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The handle is taken by another menu of the project, or the Idempotency-Key conflicts. */
+        NavigationMenuConflict: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "conflict",
+                 *         "message": "Another navigation menu already has this handle.",
+                 *         "field": "handle"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description No such price list in the caller's project. */
         PriceListNotFound: {
             headers: {
@@ -9388,6 +10162,16 @@ export interface components {
          * @example comp_01jd5v0a2c4e6g8j0l2n4q6s8u
          */
         CompanyIdPath: string;
+        /**
+         * @description A purchase order ID (`po_...`).
+         * @example po_01jdc4a1b2c3d4e5f6g7h8j9k0
+         */
+        PurchaseOrderIdPath: string;
+        /**
+         * @description A menu ID (`nav_...`) or the menu's handle (`main-menu`).
+         * @example nav_01jdc5b2c3d4e5f6g7h8j9k0m1
+         */
+        NavigationMenuPath: string;
         /**
          * @description A price list ID (`pl_...`).
          * @example pl_01jd5w0a2c4e6g8j0l2n4q6s8u
@@ -12855,6 +13639,380 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    getCustomerStoreCredit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A customer ID (`cus_...`).
+                 * @example cus_01jd5p0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["CustomerIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The balance. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "customer_id": "cus_01jd5p0a2c4e6g8j0l2n4q6s8u",
+                     *         "currency": "EUR",
+                     *         "balance": 3500,
+                     *         "next_expiry": {
+                     *           "amount": 2500,
+                     *           "expires_at": "2026-12-31T23:00:00.000Z"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["StoreCreditBalanceEnvelope"];
+                };
+            };
+            /** @description A parameter or body field is invalid (`invalid_request` with `field`; `validation_error` with `details` when several are); the example is what this operation answers. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "q is not a query parameter of this operation. It takes no query parameters.",
+                     *         "field": "q"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["CustomerNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listStoreCreditTransactions: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-100. A page also ends early once its rows would pass 1 MiB of JSON (see Pagination). */
+                limit?: components["parameters"]["Limit100"];
+                /** @description The `pagination.cursor` of the previous page. Opaque; a modified cursor answers 400. */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description A customer ID (`cus_...`).
+                 * @example cus_01jd5p0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["CustomerIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the customer's ledger, newest first. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "sctx_01jd5x1b3d5f7h9k1m3p5r7t9v",
+                     *           "customer_id": "cus_01jd5p0a2c4e6g8j0l2n4q6s8u",
+                     *           "type": "payment",
+                     *           "amount": -1500,
+                     *           "balance_after": 3500,
+                     *           "currency": "EUR",
+                     *           "reason": null,
+                     *           "expires_at": null,
+                     *           "order_id": "ord_01jd5w3d5f7h9k1m3p5r7t9v1x",
+                     *           "checkout_id": "chk_01jd5w0a2c4e6g8j0l2n4q6s8u",
+                     *           "refund_id": null,
+                     *           "created_at": "2026-11-21T09:10:00.000Z"
+                     *         },
+                     *         {
+                     *           "id": "sctx_01jd5x0a2c4e6g8j0l2n4q6s8u",
+                     *           "customer_id": "cus_01jd5p0a2c4e6g8j0l2n4q6s8u",
+                     *           "type": "issue",
+                     *           "amount": 5000,
+                     *           "balance_after": 5000,
+                     *           "currency": "EUR",
+                     *           "reason": "Goodwill for the late delivery of order 1001",
+                     *           "expires_at": "2026-12-31T23:00:00.000Z",
+                     *           "order_id": null,
+                     *           "checkout_id": null,
+                     *           "refund_id": null,
+                     *           "created_at": "2026-11-20T16:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "cursor": null,
+                     *         "has_more": false,
+                     *         "total": 2
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["StoreCreditTransactionList"];
+                };
+            };
+            /** @description A parameter or body field is invalid (`invalid_request` with `field`; `validation_error` with `details` when several are); the example is what this operation answers. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "limit must be at most 100.",
+                     *         "field": "limit"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["CustomerNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    issueStoreCredit: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
+                 *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
+                 *     Keys are scoped to the API key (and data mode) that sent them and expire after 24 hours.
+                 * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description A customer ID (`cus_...`).
+                 * @example cus_01jd5p0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["CustomerIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "amount": 5000,
+                 *       "reason": "Goodwill for the late delivery of order 1001",
+                 *       "expires_at": "2026-12-31T23:00:00.000Z"
+                 *     }
+                 */
+                "application/json": components["schemas"]["StoreCreditIssue"];
+            };
+        };
+        responses: {
+            /** @description The ledger entry of the credit. */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "sctx_01jd5x0a2c4e6g8j0l2n4q6s8u",
+                     *         "customer_id": "cus_01jd5p0a2c4e6g8j0l2n4q6s8u",
+                     *         "type": "issue",
+                     *         "amount": 5000,
+                     *         "balance_after": 5000,
+                     *         "currency": "EUR",
+                     *         "reason": "Goodwill for the late delivery of order 1001",
+                     *         "expires_at": "2026-12-31T23:00:00.000Z",
+                     *         "order_id": null,
+                     *         "checkout_id": null,
+                     *         "refund_id": null,
+                     *         "created_at": "2026-11-20T16:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["StoreCreditTransactionEnvelope"];
+                };
+            };
+            /** @description A field is invalid, `expires_at` is not in the future, or the customer's credit is in another currency than the project's now. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "expires_at must be in the future.",
+                     *         "field": "expires_at"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["CustomerNotFound"];
+            409: components["responses"]["IdempotencyConflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    adjustStoreCredit: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
+                 *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
+                 *     Keys are scoped to the API key (and data mode) that sent them and expire after 24 hours.
+                 * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description A customer ID (`cus_...`).
+                 * @example cus_01jd5p0a2c4e6g8j0l2n4q6s8u
+                 */
+                id: components["parameters"]["CustomerIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "amount": -1000,
+                 *       "reason": "Credit issued twice by mistake"
+                 *     }
+                 */
+                "application/json": components["schemas"]["StoreCreditAdjust"];
+            };
+        };
+        responses: {
+            /** @description The ledger entry of the adjustment. */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "sctx_01jd5x2c4e6g8j0l2n4q6s8u0w",
+                     *         "customer_id": "cus_01jd5p0a2c4e6g8j0l2n4q6s8u",
+                     *         "type": "adjustment",
+                     *         "amount": -1000,
+                     *         "balance_after": 2500,
+                     *         "currency": "EUR",
+                     *         "reason": "Credit issued twice by mistake",
+                     *         "expires_at": null,
+                     *         "order_id": null,
+                     *         "checkout_id": null,
+                     *         "refund_id": null,
+                     *         "created_at": "2026-11-22T08:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["StoreCreditTransactionEnvelope"];
+                };
+            };
+            /** @description A field is invalid, `amount` is 0, or it would take the balance below 0. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "The balance is 3500 (minor units of EUR): at most 3500 can be taken, not 5000.",
+                     *         "field": "amount"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["CustomerNotFound"];
+            409: components["responses"]["IdempotencyConflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     registerCustomer: {
         parameters: {
             query?: never;
@@ -13585,6 +14743,7 @@ export interface operations {
                      *                   "quantity": 1
                      *                 }
                      *               ],
+                     *               "store_credit_amount": 0,
                      *               "created_at": "2026-11-28T14:12:00.000Z"
                      *             }
                      *           ],
@@ -13744,6 +14903,7 @@ export interface operations {
                      *                 "quantity": 1
                      *               }
                      *             ],
+                     *             "store_credit_amount": 0,
                      *             "created_at": "2026-11-28T14:12:00.000Z"
                      *           }
                      *         ],
@@ -13759,6 +14919,144 @@ export interface operations {
             401: components["responses"]["CustomerTokenUnauthorized"];
             403: components["responses"]["PublishableKeyForbidden"];
             404: components["responses"]["CustomerOrderNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getCurrentCustomerStoreCredit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The balance. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "customer_id": "cus_01jd5p0a2c4e6g8j0l2n4q6s8u",
+                     *         "currency": "EUR",
+                     *         "balance": 3500,
+                     *         "next_expiry": {
+                     *           "amount": 2500,
+                     *           "expires_at": "2026-12-31T23:00:00.000Z"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["StoreCreditBalanceEnvelope"];
+                };
+            };
+            400: components["responses"]["StoreDomainMissing"];
+            401: components["responses"]["CustomerTokenUnauthorized"];
+            403: components["responses"]["PublishableKeyForbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listCurrentCustomerStoreCreditTransactions: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-100. A page also ends early once its rows would pass 1 MiB of JSON (see Pagination). */
+                limit?: components["parameters"]["Limit100"];
+                /** @description The `pagination.cursor` of the previous page. Opaque; a modified cursor answers 400. */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the ledger, newest first. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "sctx_01jd5x1b3d5f7h9k1m3p5r7t9v",
+                     *           "customer_id": "cus_01jd5p0a2c4e6g8j0l2n4q6s8u",
+                     *           "type": "payment",
+                     *           "amount": -1500,
+                     *           "balance_after": 3500,
+                     *           "currency": "EUR",
+                     *           "reason": null,
+                     *           "expires_at": null,
+                     *           "order_id": "ord_01jd5w3d5f7h9k1m3p5r7t9v1x",
+                     *           "checkout_id": "chk_01jd5w0a2c4e6g8j0l2n4q6s8u",
+                     *           "refund_id": null,
+                     *           "created_at": "2026-11-21T09:10:00.000Z"
+                     *         },
+                     *         {
+                     *           "id": "sctx_01jd5x0a2c4e6g8j0l2n4q6s8u",
+                     *           "customer_id": "cus_01jd5p0a2c4e6g8j0l2n4q6s8u",
+                     *           "type": "issue",
+                     *           "amount": 5000,
+                     *           "balance_after": 5000,
+                     *           "currency": "EUR",
+                     *           "reason": "Goodwill for the late delivery of order 1001",
+                     *           "expires_at": "2026-12-31T23:00:00.000Z",
+                     *           "order_id": null,
+                     *           "checkout_id": null,
+                     *           "refund_id": null,
+                     *           "created_at": "2026-11-20T16:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "cursor": null,
+                     *         "has_more": false,
+                     *         "total": 2
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["StoreCreditTransactionList"];
+                };
+            };
+            /** @description `limit` or `cursor` is invalid (`invalid_request` with `field`), or the project has no store domain. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["CustomerTokenUnauthorized"];
+            403: components["responses"]["PublishableKeyForbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -20963,6 +22261,7 @@ export interface operations {
                      *               "location_id": "loc_01jd5m3q7x9c2v4b6n8p0r1s2b"
                      *             }
                      *           ],
+                     *           "store_credit_amount": 0,
                      *           "created_at": "2026-11-30T14:00:00.000Z"
                      *         }
                      *       ]
@@ -21071,6 +22370,7 @@ export interface operations {
                      *             "location_id": "loc_01jd5m3q7x9c2v4b6n8p0r1s2b"
                      *           }
                      *         ],
+                     *         "store_credit_amount": 0,
                      *         "created_at": "2026-11-30T14:00:00.000Z"
                      *       }
                      *     }
@@ -27997,6 +29297,1324 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SecretKeyForbidden"];
             404: components["responses"]["PriceListNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listPurchaseOrders: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-100. A page also ends early once its rows would pass 1 MiB of JSON (see Pagination). */
+                limit?: components["parameters"]["Limit100"];
+                /** @description The `pagination.cursor` of the previous page. Opaque; a modified cursor answers 400. */
+                cursor?: components["parameters"]["Cursor"];
+                sort?: "created_at" | "updated_at";
+                /** @description Sort direction; newest first by default. */
+                order?: components["parameters"]["OrderDesc"];
+                status?: components["schemas"]["PurchaseOrderStatus"];
+                /**
+                 * @description Only orders to this location.
+                 * @example loc_01jd5m3q7x9c2v4b6n8p0r1s2b
+                 */
+                location_id?: string;
+                /**
+                 * @description Only orders from this supplier (a company id).
+                 * @example comp_01jd5v0a2c4e6g8j0l2n4q6s8u
+                 */
+                supplier_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of purchase orders. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "po_01jdc4a1b2c3d4e5f6g7h8j9k0",
+                     *           "status": "partially_received",
+                     *           "supplier_id": "comp_01jd5v0a2c4e6g8j0l2n4q6s8u",
+                     *           "location_id": "loc_01jd5m3q7x9c2v4b6n8p0r1s2b",
+                     *           "currency": "USD",
+                     *           "reference": "ACME-PO-2291",
+                     *           "note": "Deliver to the back door.",
+                     *           "expected_at": "2026-12-04",
+                     *           "lines": [
+                     *             {
+                     *               "id": "pol_01jdc4a1b2c3d4e5f6g7h8j9k1",
+                     *               "variant_id": "var_01jd5ky9n3p5q7r9s1t3v5w7x9",
+                     *               "product_id": "prod_01jd5kx8m2n4p6q8r0s2t4v6w8",
+                     *               "title": "Trail Runner 2 - EU 42",
+                     *               "sku": "TR2-42",
+                     *               "quantity": 10,
+                     *               "received_quantity": 6,
+                     *               "unit_cost": 4200,
+                     *               "total": 42000
+                     *             }
+                     *           ],
+                     *           "total_quantity": 10,
+                     *           "received_quantity": 6,
+                     *           "subtotal": 42000,
+                     *           "ordered_at": "2026-11-29T10:05:00.000Z",
+                     *           "received_at": null,
+                     *           "cancelled_at": null,
+                     *           "created_at": "2026-11-29T10:00:00.000Z",
+                     *           "updated_at": "2026-11-29T11:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "cursor": null,
+                     *         "has_more": false,
+                     *         "total": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["PurchaseOrder"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description A parameter or body field is invalid (`invalid_request` with `field`; `validation_error` with `details` when several are); the example is what this operation answers. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "limit must be at most 100.",
+                     *         "field": "limit"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createPurchaseOrder: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
+                 *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
+                 *     Keys are scoped to the API key (and data mode) that sent them and expire after 24 hours.
+                 * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "supplier_id": "comp_01jd5v0a2c4e6g8j0l2n4q6s8u",
+                 *       "location_id": "loc_01jd5m3q7x9c2v4b6n8p0r1s2b",
+                 *       "reference": "ACME-PO-2291",
+                 *       "expected_at": "2026-12-04",
+                 *       "lines": [
+                 *         {
+                 *           "variant_id": "var_01jd5ky9n3p5q7r9s1t3v5w7x9",
+                 *           "quantity": 10,
+                 *           "unit_cost": 4200
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["PurchaseOrderCreate"];
+            };
+        };
+        responses: {
+            /** @description The new purchase order (a draft). */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["EntityTag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "po_01jdc4a1b2c3d4e5f6g7h8j9k0",
+                     *         "status": "draft",
+                     *         "supplier_id": "comp_01jd5v0a2c4e6g8j0l2n4q6s8u",
+                     *         "location_id": "loc_01jd5m3q7x9c2v4b6n8p0r1s2b",
+                     *         "currency": "USD",
+                     *         "reference": "ACME-PO-2291",
+                     *         "note": null,
+                     *         "expected_at": "2026-12-04",
+                     *         "lines": [
+                     *           {
+                     *             "id": "pol_01jdc4a1b2c3d4e5f6g7h8j9k1",
+                     *             "variant_id": "var_01jd5ky9n3p5q7r9s1t3v5w7x9",
+                     *             "product_id": "prod_01jd5kx8m2n4p6q8r0s2t4v6w8",
+                     *             "title": "Trail Runner 2 - EU 42",
+                     *             "sku": "TR2-42",
+                     *             "quantity": 10,
+                     *             "received_quantity": 0,
+                     *             "unit_cost": 4200,
+                     *             "total": 42000
+                     *           }
+                     *         ],
+                     *         "total_quantity": 10,
+                     *         "received_quantity": 0,
+                     *         "subtotal": 42000,
+                     *         "ordered_at": null,
+                     *         "received_at": null,
+                     *         "cancelled_at": null,
+                     *         "created_at": "2026-11-29T10:00:00.000Z",
+                     *         "updated_at": "2026-11-29T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PurchaseOrderEnvelope"];
+                };
+            };
+            /** @description A parameter or body field is invalid (`invalid_request` with `field`; `validation_error` with `details` when several are); the example is what this operation answers. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "location_id must be a string.",
+                     *         "field": "location_id"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            409: components["responses"]["IdempotencyConflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getPurchaseOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A purchase order ID (`po_...`).
+                 * @example po_01jdc4a1b2c3d4e5f6g7h8j9k0
+                 */
+                id: components["parameters"]["PurchaseOrderIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The purchase order. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["EntityTag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "po_01jdc4a1b2c3d4e5f6g7h8j9k0",
+                     *         "status": "partially_received",
+                     *         "supplier_id": "comp_01jd5v0a2c4e6g8j0l2n4q6s8u",
+                     *         "location_id": "loc_01jd5m3q7x9c2v4b6n8p0r1s2b",
+                     *         "currency": "USD",
+                     *         "reference": "ACME-PO-2291",
+                     *         "note": "Deliver to the back door.",
+                     *         "expected_at": "2026-12-04",
+                     *         "lines": [
+                     *           {
+                     *             "id": "pol_01jdc4a1b2c3d4e5f6g7h8j9k1",
+                     *             "variant_id": "var_01jd5ky9n3p5q7r9s1t3v5w7x9",
+                     *             "product_id": "prod_01jd5kx8m2n4p6q8r0s2t4v6w8",
+                     *             "title": "Trail Runner 2 - EU 42",
+                     *             "sku": "TR2-42",
+                     *             "quantity": 10,
+                     *             "received_quantity": 6,
+                     *             "unit_cost": 4200,
+                     *             "total": 42000
+                     *           }
+                     *         ],
+                     *         "total_quantity": 10,
+                     *         "received_quantity": 6,
+                     *         "subtotal": 42000,
+                     *         "ordered_at": "2026-11-29T10:05:00.000Z",
+                     *         "received_at": null,
+                     *         "cancelled_at": null,
+                     *         "created_at": "2026-11-29T10:00:00.000Z",
+                     *         "updated_at": "2026-11-29T11:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PurchaseOrderEnvelope"];
+                };
+            };
+            /** @description A parameter or body field is invalid (`invalid_request` with `field`; `validation_error` with `details` when several are); the example is what this operation answers. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "q is not a query parameter of this operation. It takes no query parameters.",
+                     *         "field": "q"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["PurchaseOrderNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updatePurchaseOrder: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the write conditional: one or more entity tags of the resource (as its `ETag` gave them, comma-separated)
+                 *     or `*`. When none of them is the resource's current tag the write is not made and the answer is 412
+                 *     `precondition_failed`; `*` matches any current version. Weak tags (`W/"..."`) never match. Without the header
+                 *     the write is unconditional.
+                 * @example "c2Kx1Q9rV7bN3mT5yH8dL0"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
+            path: {
+                /**
+                 * @description A purchase order ID (`po_...`).
+                 * @example po_01jdc4a1b2c3d4e5f6g7h8j9k0
+                 */
+                id: components["parameters"]["PurchaseOrderIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "supplier_id": "comp_01jd5v0a2c4e6g8j0l2n4q6s8u",
+                 *       "location_id": "loc_01jd5m3q7x9c2v4b6n8p0r1s2b",
+                 *       "note": "Deliver to the back door.",
+                 *       "lines": [
+                 *         {
+                 *           "variant_id": "var_01jd5ky9n3p5q7r9s1t3v5w7x9",
+                 *           "quantity": 10,
+                 *           "unit_cost": 4200
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["PurchaseOrderUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated purchase order. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["EntityTag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "po_01jdc4a1b2c3d4e5f6g7h8j9k0",
+                     *         "status": "partially_received",
+                     *         "supplier_id": "comp_01jd5v0a2c4e6g8j0l2n4q6s8u",
+                     *         "location_id": "loc_01jd5m3q7x9c2v4b6n8p0r1s2b",
+                     *         "currency": "USD",
+                     *         "reference": "ACME-PO-2291",
+                     *         "note": "Deliver to the back door.",
+                     *         "expected_at": "2026-12-04",
+                     *         "lines": [
+                     *           {
+                     *             "id": "pol_01jdc4a1b2c3d4e5f6g7h8j9k1",
+                     *             "variant_id": "var_01jd5ky9n3p5q7r9s1t3v5w7x9",
+                     *             "product_id": "prod_01jd5kx8m2n4p6q8r0s2t4v6w8",
+                     *             "title": "Trail Runner 2 - EU 42",
+                     *             "sku": "TR2-42",
+                     *             "quantity": 10,
+                     *             "received_quantity": 6,
+                     *             "unit_cost": 4200,
+                     *             "total": 42000
+                     *           }
+                     *         ],
+                     *         "total_quantity": 10,
+                     *         "received_quantity": 6,
+                     *         "subtotal": 42000,
+                     *         "ordered_at": "2026-11-29T10:05:00.000Z",
+                     *         "received_at": null,
+                     *         "cancelled_at": null,
+                     *         "created_at": "2026-11-29T10:00:00.000Z",
+                     *         "updated_at": "2026-11-29T11:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PurchaseOrderEnvelope"];
+                };
+            };
+            /** @description A parameter or body field is invalid (`invalid_request` with `field`; `validation_error` with `details` when several are); the example is what this operation answers. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "location_id must be a string.",
+                     *         "field": "location_id"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["PurchaseOrderNotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    placePurchaseOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A purchase order ID (`po_...`).
+                 * @example po_01jdc4a1b2c3d4e5f6g7h8j9k0
+                 */
+                id: components["parameters"]["PurchaseOrderIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The ordered purchase order. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "po_01jdc4a1b2c3d4e5f6g7h8j9k0",
+                     *         "status": "ordered",
+                     *         "supplier_id": "comp_01jd5v0a2c4e6g8j0l2n4q6s8u",
+                     *         "location_id": "loc_01jd5m3q7x9c2v4b6n8p0r1s2b",
+                     *         "currency": "USD",
+                     *         "reference": "ACME-PO-2291",
+                     *         "note": null,
+                     *         "expected_at": "2026-12-04",
+                     *         "lines": [
+                     *           {
+                     *             "id": "pol_01jdc4a1b2c3d4e5f6g7h8j9k1",
+                     *             "variant_id": "var_01jd5ky9n3p5q7r9s1t3v5w7x9",
+                     *             "product_id": "prod_01jd5kx8m2n4p6q8r0s2t4v6w8",
+                     *             "title": "Trail Runner 2 - EU 42",
+                     *             "sku": "TR2-42",
+                     *             "quantity": 10,
+                     *             "received_quantity": 0,
+                     *             "unit_cost": 4200,
+                     *             "total": 42000
+                     *           }
+                     *         ],
+                     *         "total_quantity": 10,
+                     *         "received_quantity": 0,
+                     *         "subtotal": 42000,
+                     *         "ordered_at": "2026-11-29T10:05:00.000Z",
+                     *         "received_at": null,
+                     *         "cancelled_at": null,
+                     *         "created_at": "2026-11-29T10:00:00.000Z",
+                     *         "updated_at": "2026-11-29T10:05:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PurchaseOrderEnvelope"];
+                };
+            };
+            /** @description A parameter or body field is invalid (`invalid_request` with `field`; `validation_error` with `details` when several are); the example is what this operation answers. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "q is not a query parameter of this operation. It takes no query parameters.",
+                     *         "field": "q"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["PurchaseOrderNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    receivePurchaseOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A purchase order ID (`po_...`).
+                 * @example po_01jdc4a1b2c3d4e5f6g7h8j9k0
+                 */
+                id: components["parameters"]["PurchaseOrderIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "lines": [
+                 *         {
+                 *           "line_id": "pol_01jdc4a1b2c3d4e5f6g7h8j9k1",
+                 *           "quantity": 6
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["PurchaseOrderReceive"];
+            };
+        };
+        responses: {
+            /** @description The purchase order after the receipt. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "po_01jdc4a1b2c3d4e5f6g7h8j9k0",
+                     *         "status": "partially_received",
+                     *         "supplier_id": "comp_01jd5v0a2c4e6g8j0l2n4q6s8u",
+                     *         "location_id": "loc_01jd5m3q7x9c2v4b6n8p0r1s2b",
+                     *         "currency": "USD",
+                     *         "reference": "ACME-PO-2291",
+                     *         "note": "Deliver to the back door.",
+                     *         "expected_at": "2026-12-04",
+                     *         "lines": [
+                     *           {
+                     *             "id": "pol_01jdc4a1b2c3d4e5f6g7h8j9k1",
+                     *             "variant_id": "var_01jd5ky9n3p5q7r9s1t3v5w7x9",
+                     *             "product_id": "prod_01jd5kx8m2n4p6q8r0s2t4v6w8",
+                     *             "title": "Trail Runner 2 - EU 42",
+                     *             "sku": "TR2-42",
+                     *             "quantity": 10,
+                     *             "received_quantity": 6,
+                     *             "unit_cost": 4200,
+                     *             "total": 42000
+                     *           }
+                     *         ],
+                     *         "total_quantity": 10,
+                     *         "received_quantity": 6,
+                     *         "subtotal": 42000,
+                     *         "ordered_at": "2026-11-29T10:05:00.000Z",
+                     *         "received_at": null,
+                     *         "cancelled_at": null,
+                     *         "created_at": "2026-11-29T10:00:00.000Z",
+                     *         "updated_at": "2026-11-29T11:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PurchaseOrderEnvelope"];
+                };
+            };
+            /** @description A parameter or body field is invalid (`invalid_request` with `field`; `validation_error` with `details` when several are); the example is what this operation answers. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "lines must be an array.",
+                     *         "field": "lines"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["PurchaseOrderNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    cancelPurchaseOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A purchase order ID (`po_...`).
+                 * @example po_01jdc4a1b2c3d4e5f6g7h8j9k0
+                 */
+                id: components["parameters"]["PurchaseOrderIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The cancelled purchase order. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "po_01jdc4a1b2c3d4e5f6g7h8j9k0",
+                     *         "status": "cancelled",
+                     *         "supplier_id": "comp_01jd5v0a2c4e6g8j0l2n4q6s8u",
+                     *         "location_id": "loc_01jd5m3q7x9c2v4b6n8p0r1s2b",
+                     *         "currency": "USD",
+                     *         "reference": "ACME-PO-2291",
+                     *         "note": "Deliver to the back door.",
+                     *         "expected_at": "2026-12-04",
+                     *         "lines": [
+                     *           {
+                     *             "id": "pol_01jdc4a1b2c3d4e5f6g7h8j9k1",
+                     *             "variant_id": "var_01jd5ky9n3p5q7r9s1t3v5w7x9",
+                     *             "product_id": "prod_01jd5kx8m2n4p6q8r0s2t4v6w8",
+                     *             "title": "Trail Runner 2 - EU 42",
+                     *             "sku": "TR2-42",
+                     *             "quantity": 10,
+                     *             "received_quantity": 6,
+                     *             "unit_cost": 4200,
+                     *             "total": 42000
+                     *           }
+                     *         ],
+                     *         "total_quantity": 10,
+                     *         "received_quantity": 6,
+                     *         "subtotal": 42000,
+                     *         "ordered_at": "2026-11-29T10:05:00.000Z",
+                     *         "received_at": null,
+                     *         "cancelled_at": "2026-11-30T09:00:00.000Z",
+                     *         "created_at": "2026-11-29T10:00:00.000Z",
+                     *         "updated_at": "2026-11-30T09:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PurchaseOrderEnvelope"];
+                };
+            };
+            /** @description A parameter or body field is invalid (`invalid_request` with `field`; `validation_error` with `details` when several are); the example is what this operation answers. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "q is not a query parameter of this operation. It takes no query parameters.",
+                     *         "field": "q"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["PurchaseOrderNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listNavigationMenus: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-100. A page also ends early once its rows would pass 1 MiB of JSON (see Pagination). */
+                limit?: components["parameters"]["Limit100"];
+                /** @description The `pagination.cursor` of the previous page. Opaque; a modified cursor answers 400. */
+                cursor?: components["parameters"]["Cursor"];
+                sort?: "created_at";
+                /** @description Sort direction; newest first by default. */
+                order?: components["parameters"]["OrderDesc"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of menus. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "nav_01jdc5b2c3d4e5f6g7h8j9k0m1",
+                     *           "title": "Main menu",
+                     *           "handle": "main-menu",
+                     *           "items": [
+                     *             {
+                     *               "id": "navi_01jdc5b2c3d4e5f6g7h8j9k0m2",
+                     *               "title": "Shoes",
+                     *               "type": "collection",
+                     *               "target": "col_01jd5kz0p4q6r8s0t2v4w6x8y0",
+                     *               "handle": "shoes",
+                     *               "items": [
+                     *                 {
+                     *                   "id": "navi_01jdc5b2c3d4e5f6g7h8j9k0m3",
+                     *                   "title": "Trail Runner 2",
+                     *                   "type": "product",
+                     *                   "target": "prod_01jd5kx8m2n4p6q8r0s2t4v6w8",
+                     *                   "handle": "trail-runner-2",
+                     *                   "items": []
+                     *                 }
+                     *               ]
+                     *             },
+                     *             {
+                     *               "id": "navi_01jdc5b2c3d4e5f6g7h8j9k0m4",
+                     *               "title": "About us",
+                     *               "type": "page",
+                     *               "target": "/pages/about",
+                     *               "handle": null,
+                     *               "items": []
+                     *             },
+                     *             {
+                     *               "id": "navi_01jdc5b2c3d4e5f6g7h8j9k0m5",
+                     *               "title": "Journal",
+                     *               "type": "url",
+                     *               "target": "https://journal.example.com/",
+                     *               "handle": null,
+                     *               "items": []
+                     *             }
+                     *           ],
+                     *           "created_at": "2026-11-29T10:00:00.000Z",
+                     *           "updated_at": "2026-11-29T10:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "cursor": null,
+                     *         "has_more": false,
+                     *         "total": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["NavigationMenu"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description A parameter or body field is invalid (`invalid_request` with `field`; `validation_error` with `details` when several are); the example is what this operation answers. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "limit must be at most 100.",
+                     *         "field": "limit"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createNavigationMenu: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a create safe to retry: a repeated request with the same key answers the original status and
+                 *     body, or runs the request afresh when its first attempt never finished (nothing of it was written).
+                 *     Keys are scoped to the API key (and data mode) that sent them and expire after 24 hours.
+                 * @example 5f0c7a0e-2b9b-4d0a-9a53-7c3f3f2f9d11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "title": "Main menu",
+                 *       "items": [
+                 *         {
+                 *           "title": "Shoes",
+                 *           "type": "collection",
+                 *           "target": "col_01jd5kz0p4q6r8s0t2v4w6x8y0",
+                 *           "items": [
+                 *             {
+                 *               "title": "Trail Runner 2",
+                 *               "type": "product",
+                 *               "target": "prod_01jd5kx8m2n4p6q8r0s2t4v6w8"
+                 *             }
+                 *           ]
+                 *         },
+                 *         {
+                 *           "title": "About us",
+                 *           "type": "page",
+                 *           "target": "/pages/about"
+                 *         },
+                 *         {
+                 *           "title": "Journal",
+                 *           "type": "url",
+                 *           "target": "https://journal.example.com/"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["NavigationMenuCreate"];
+            };
+        };
+        responses: {
+            /** @description The new menu. */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["EntityTag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "nav_01jdc5b2c3d4e5f6g7h8j9k0m1",
+                     *         "title": "Main menu",
+                     *         "handle": "main-menu",
+                     *         "items": [
+                     *           {
+                     *             "id": "navi_01jdc5b2c3d4e5f6g7h8j9k0m2",
+                     *             "title": "Shoes",
+                     *             "type": "collection",
+                     *             "target": "col_01jd5kz0p4q6r8s0t2v4w6x8y0",
+                     *             "handle": "shoes",
+                     *             "items": [
+                     *               {
+                     *                 "id": "navi_01jdc5b2c3d4e5f6g7h8j9k0m3",
+                     *                 "title": "Trail Runner 2",
+                     *                 "type": "product",
+                     *                 "target": "prod_01jd5kx8m2n4p6q8r0s2t4v6w8",
+                     *                 "handle": "trail-runner-2",
+                     *                 "items": []
+                     *               }
+                     *             ]
+                     *           },
+                     *           {
+                     *             "id": "navi_01jdc5b2c3d4e5f6g7h8j9k0m4",
+                     *             "title": "About us",
+                     *             "type": "page",
+                     *             "target": "/pages/about",
+                     *             "handle": null,
+                     *             "items": []
+                     *           },
+                     *           {
+                     *             "id": "navi_01jdc5b2c3d4e5f6g7h8j9k0m5",
+                     *             "title": "Journal",
+                     *             "type": "url",
+                     *             "target": "https://journal.example.com/",
+                     *             "handle": null,
+                     *             "items": []
+                     *           }
+                     *         ],
+                     *         "created_at": "2026-11-29T10:00:00.000Z",
+                     *         "updated_at": "2026-11-29T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["NavigationMenuEnvelope"];
+                };
+            };
+            /** @description A parameter or body field is invalid (`invalid_request` with `field`; `validation_error` with `details` when several are); the example is what this operation answers. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "title must be at least 1 character long.",
+                     *         "field": "title"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            409: components["responses"]["NavigationMenuConflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getNavigationMenu: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A menu ID (`nav_...`) or the menu's handle (`main-menu`).
+                 * @example nav_01jdc5b2c3d4e5f6g7h8j9k0m1
+                 */
+                id: components["parameters"]["NavigationMenuPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The menu. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["EntityTag"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "nav_01jdc5b2c3d4e5f6g7h8j9k0m1",
+                     *         "title": "Main menu",
+                     *         "handle": "main-menu",
+                     *         "items": [
+                     *           {
+                     *             "id": "navi_01jdc5b2c3d4e5f6g7h8j9k0m2",
+                     *             "title": "Shoes",
+                     *             "type": "collection",
+                     *             "target": "col_01jd5kz0p4q6r8s0t2v4w6x8y0",
+                     *             "handle": "shoes",
+                     *             "items": [
+                     *               {
+                     *                 "id": "navi_01jdc5b2c3d4e5f6g7h8j9k0m3",
+                     *                 "title": "Trail Runner 2",
+                     *                 "type": "product",
+                     *                 "target": "prod_01jd5kx8m2n4p6q8r0s2t4v6w8",
+                     *                 "handle": "trail-runner-2",
+                     *                 "items": []
+                     *               }
+                     *             ]
+                     *           },
+                     *           {
+                     *             "id": "navi_01jdc5b2c3d4e5f6g7h8j9k0m4",
+                     *             "title": "About us",
+                     *             "type": "page",
+                     *             "target": "/pages/about",
+                     *             "handle": null,
+                     *             "items": []
+                     *           },
+                     *           {
+                     *             "id": "navi_01jdc5b2c3d4e5f6g7h8j9k0m5",
+                     *             "title": "Journal",
+                     *             "type": "url",
+                     *             "target": "https://journal.example.com/",
+                     *             "handle": null,
+                     *             "items": []
+                     *           }
+                     *         ],
+                     *         "created_at": "2026-11-29T10:00:00.000Z",
+                     *         "updated_at": "2026-11-29T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["NavigationMenuEnvelope"];
+                };
+            };
+            /** @description A parameter or body field is invalid (`invalid_request` with `field`; `validation_error` with `details` when several are); the example is what this operation answers. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "q is not a query parameter of this operation. It takes no query parameters.",
+                     *         "field": "q"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["PublishableKeyUnauthorized"];
+            403: components["responses"]["PublishableKeyForbidden"];
+            404: components["responses"]["NavigationMenuNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteNavigationMenu: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the write conditional: one or more entity tags of the resource (as its `ETag` gave them, comma-separated)
+                 *     or `*`. When none of them is the resource's current tag the write is not made and the answer is 412
+                 *     `precondition_failed`; `*` matches any current version. Weak tags (`W/"..."`) never match. Without the header
+                 *     the write is unconditional.
+                 * @example "c2Kx1Q9rV7bN3mT5yH8dL0"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
+            path: {
+                /**
+                 * @description A menu ID (`nav_...`) or the menu's handle (`main-menu`).
+                 * @example nav_01jdc5b2c3d4e5f6g7h8j9k0m1
+                 */
+                id: components["parameters"]["NavigationMenuPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The menu is deleted. */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A parameter or body field is invalid (`invalid_request` with `field`; `validation_error` with `details` when several are); the example is what this operation answers. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "q is not a query parameter of this operation. It takes no query parameters.",
+                     *         "field": "q"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["NavigationMenuNotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateNavigationMenu: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the write conditional: one or more entity tags of the resource (as its `ETag` gave them, comma-separated)
+                 *     or `*`. When none of them is the resource's current tag the write is not made and the answer is 412
+                 *     `precondition_failed`; `*` matches any current version. Weak tags (`W/"..."`) never match. Without the header
+                 *     the write is unconditional.
+                 * @example "c2Kx1Q9rV7bN3mT5yH8dL0"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
+            path: {
+                /**
+                 * @description A menu ID (`nav_...`) or the menu's handle (`main-menu`).
+                 * @example nav_01jdc5b2c3d4e5f6g7h8j9k0m1
+                 */
+                id: components["parameters"]["NavigationMenuPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "title": "Main menu"
+                 *     }
+                 */
+                "application/json": components["schemas"]["NavigationMenuUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated menu. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["EntityTag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "nav_01jdc5b2c3d4e5f6g7h8j9k0m1",
+                     *         "title": "Main menu",
+                     *         "handle": "main-menu",
+                     *         "items": [
+                     *           {
+                     *             "id": "navi_01jdc5b2c3d4e5f6g7h8j9k0m2",
+                     *             "title": "Shoes",
+                     *             "type": "collection",
+                     *             "target": "col_01jd5kz0p4q6r8s0t2v4w6x8y0",
+                     *             "handle": "shoes",
+                     *             "items": [
+                     *               {
+                     *                 "id": "navi_01jdc5b2c3d4e5f6g7h8j9k0m3",
+                     *                 "title": "Trail Runner 2",
+                     *                 "type": "product",
+                     *                 "target": "prod_01jd5kx8m2n4p6q8r0s2t4v6w8",
+                     *                 "handle": "trail-runner-2",
+                     *                 "items": []
+                     *               }
+                     *             ]
+                     *           },
+                     *           {
+                     *             "id": "navi_01jdc5b2c3d4e5f6g7h8j9k0m4",
+                     *             "title": "About us",
+                     *             "type": "page",
+                     *             "target": "/pages/about",
+                     *             "handle": null,
+                     *             "items": []
+                     *           },
+                     *           {
+                     *             "id": "navi_01jdc5b2c3d4e5f6g7h8j9k0m5",
+                     *             "title": "Journal",
+                     *             "type": "url",
+                     *             "target": "https://journal.example.com/",
+                     *             "handle": null,
+                     *             "items": []
+                     *           }
+                     *         ],
+                     *         "created_at": "2026-11-29T10:00:00.000Z",
+                     *         "updated_at": "2026-11-29T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["NavigationMenuEnvelope"];
+                };
+            };
+            /** @description A parameter or body field is invalid (`invalid_request` with `field`; `validation_error` with `details` when several are); the example is what this operation answers. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "title must be at least 1 character long.",
+                     *         "field": "title"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecretKeyForbidden"];
+            404: components["responses"]["NavigationMenuNotFound"];
+            409: components["responses"]["NavigationMenuConflict"];
+            412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

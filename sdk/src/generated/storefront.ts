@@ -23,6 +23,9 @@ export interface StorefrontOperations {
   '/v1/me/orders': 'get';
   '/v1/me/orders/{id}': 'get';
   '/v1/me/password': 'post';
+  '/v1/me/store-credit': 'get';
+  '/v1/me/store-credit/transactions': 'get';
+  '/v1/navigation/{id}': 'get';
   '/v1/products': 'get';
   '/v1/products/{id}': 'get';
   '/v1/products/{id}/metafields': 'get';

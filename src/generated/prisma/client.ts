@@ -272,7 +272,7 @@ export type PriceListPrice = Prisma.PriceListPriceModel
 /**
  * Model SearchProduct
  * The search document of each active, live product (drafts, archived and deleted products have none).
- * Written by the search area's reindexProducts in the transaction of every catalog write that changes it;
+ * Written by reindexProducts (catalog/search-index.ts) in the transaction of every catalog write that changes it;
  * in_stock also by the trigger search_products_stock on variants (stock changes come from several areas).
  */
 export type SearchProduct = Prisma.SearchProductModel
@@ -339,3 +339,32 @@ export type Checkout = Prisma.CheckoutModel
  * 
  */
 export type CheckoutLine = Prisma.CheckoutLineModel
+/**
+ * Model PurchaseOrder
+ * Inbound stock from a supplier to a location (openapi.yaml, tag purchase-orders). Lines are replaced as a whole
+ * while the order is a draft; receiving adds to the location's on hand through the inventory ledger.
+ */
+export type PurchaseOrder = Prisma.PurchaseOrderModel
+/**
+ * Model PurchaseOrderLine
+ * 
+ */
+export type PurchaseOrderLine = Prisma.PurchaseOrderLineModel
+/**
+ * Model NavigationMenu
+ * A storefront menu (openapi.yaml, tag navigation): its items are one JSON tree, read with the menu in one row.
+ */
+export type NavigationMenu = Prisma.NavigationMenuModel
+/**
+ * Model StoreCreditAccount
+ * A customer's store credit account: the balance (the sum of its ledger's amounts, never negative) in the currency
+ * it was opened in. Every write to the ledger locks this row first, so writers never spend a stale balance.
+ */
+export type StoreCreditAccount = Prisma.StoreCreditAccountModel
+/**
+ * Model StoreCreditTransaction
+ * One entry of a customer's store credit ledger (append-only: amounts never change). Credit entries (issue,
+ * positive adjustment, refund) keep in `remaining` what is left of them to spend or expire; a debit takes from
+ * them soonest expiry first and lists what it took in `taken` ([{id, amount}]), so a reversal can give it back.
+ */
+export type StoreCreditTransaction = Prisma.StoreCreditTransactionModel

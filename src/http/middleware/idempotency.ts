@@ -17,6 +17,11 @@ const OWNER_IDLE_TIMEOUT = '60s';
 // An idempotent request's transaction spans its handler: time to get a connection (the 503 bound) and to run.
 const REQUEST_TRANSACTION = { maxWait: CONNECT_TIMEOUT_MS, timeout: 30_000 };
 const KEY_FORMAT = /^[\x21-\x7e]{1,255}$/;
+// A key found locked is tried again for this long before the 409: a dead owner's lock goes when PostgreSQL sees its
+// connection close, which a pooler or a loaded host can delay by a moment, and a retry sent right after the crash
+// should run rather than be refused. No connection is held while waiting.
+const BUSY_WAIT_MS = 1_000;
+const BUSY_RETRY_MS = 100;
 
 // Keys belong to the credential that sent them, in its data mode (a live key with X-Test-Mode is another
 // scope): one key's stored answer (a webhook secret, say) is never replayed to another key of the project.
@@ -32,7 +37,7 @@ function scopeOf(ctx: AppContext): string {
 /**
  * Idempotency-Key for create operations: the first request with a key runs and its 2xx or 4xx answer is
  * stored; a replay answers the stored status and body. The same key with another method, path or body,
- * or while the first request still runs, answers 409 conflict. Keys are per API key (or customer) and data
+ * or while the first request still runs (after up to a second's wait for it), answers 409 conflict. Keys are per API key (or customer) and data
  * mode, and last 24 hours.
  *
  * Crash safety: the request runs in one transaction with its key. The handler's writes (its services'
@@ -60,12 +65,17 @@ export function idempotency(deps: AppDeps): Middleware<RequestState> {
         .update(canonicalJson(ctx.request.body ?? null))
         .digest('hex'),
     };
-    // Twice at most: the key row can vanish between inserting and locking it (a failed request deleting it).
-    for (let attempt = 1; ; attempt++) {
+    // The key row can vanish between inserting and locking it (a failed request deleting it): tried once more.
+    const busyUntil = Date.now() + BUSY_WAIT_MS;
+    for (let vanished = 0; ;) {
       await deps.db.idempotencyKey.createMany({ data: [{ ...request, state: 'running' }], skipDuplicates: true });
       const outcome = await runOwned(ctx, deps, request, next);
       if (outcome === 'answered') return;
-      if (outcome === 'vanished' && attempt < 2) continue;
+      if (outcome === 'vanished' && ++vanished < 2) continue;
+      if (outcome === 'busy' && Date.now() + BUSY_RETRY_MS <= busyUntil) {
+        await new Promise((resolve) => setTimeout(resolve, BUSY_RETRY_MS));
+        continue;
+      }
       throw conflict('A request with this Idempotency-Key is still being processed. Retry shortly.', 'Idempotency-Key');
     }
   };

@@ -1,5 +1,6 @@
 import type { Tx } from '../../db/client.js';
 import type { Ctx } from '../../shared/context.js';
+import { reindexProductRows } from './catalog.sql.js';
 
 /**
  * Rebuilds the search documents of the given products inside the caller's transaction (the SQL function
@@ -10,7 +11,7 @@ import type { Ctx } from '../../shared/context.js';
 export async function reindexProducts(tx: Tx, ctx: Pick<Ctx, 'project'>, productIds: string[]): Promise<void> {
   if (productIds.length === 0) return;
   const ids = [...new Set(productIds)].sort();
-  await tx.$executeRaw`SELECT search_reindex_products(ARRAY(SELECT id FROM products WHERE id = ANY(${ids}::text[]) AND project_id = ${ctx.project.id}))`;
+  await reindexProductRows(tx, ctx.project.id, ids);
 }
 
 /** Reindexes every product of a collection (its title is part of their documents). */

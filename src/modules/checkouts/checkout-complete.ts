@@ -20,6 +20,7 @@ import { completeDraftIn, lockDraftForPayment } from '../draft-orders/index.js';
 import { recordEmail } from '../platform/index.js';
 import type { CarrierAccess } from '../shipping/index.js';
 import { awaitsAction, findCheckout, type CheckoutKey } from './checkout-access.js';
+import { creditForCompletion, holdCredit, settleCredit } from './checkout-store-credit.js';
 import { linesOf, ratesFor, reopenIfLapsed, type CheckoutWithLines } from './checkouts.service.js';
 import { renderOrderConfirmation } from './order-confirmation.email.js';
 import { paymentProviderOf, type PaymentOutcome, type ProviderName } from './payment-providers.js';
@@ -76,7 +77,7 @@ export async function completeCheckout(
     }
   }
   return writeTx(ctx, {}, async (tx) => {
-    const checkout = await reopenIfLapsed(tx, await findCheckout(ctx, tx, key, true));
+    const checkout = await reopenIfLapsed(tx, ctx, await findCheckout(ctx, tx, key, true));
     if (checkout.status === 'completed') return { order: await orderOf(ctx, tx, checkout) };
     // The draft stays locked until commit: completed meanwhile, it answers 409 before anything is charged.
     if (checkout.draftOrderId) await lockDraftForPayment(ctx, tx, checkout.draftOrderId);
@@ -85,6 +86,8 @@ export async function completeCheckout(
     const provider = paymentProviderOf(ctx.project, { apiBase: options.stripeApiBase });
     let outcome: PaymentOutcome;
     let until: Date;
+    // Store credit spent by this call (a payment step's credit was spent when the step started).
+    let credit = 0n;
     if (awaitsAction(checkout)) {
       until = checkout.reservedUntil!;
       outcome = await provider.confirmPayment(checkout.paymentReference!);
@@ -101,14 +104,19 @@ export async function completeCheckout(
           'in the checkout',
           'out_of_stock',
         );
-      outcome = await provider.createPayment({
-        amount: Number(checkout.total),
-        currency: checkout.currency,
-        token: input?.payment?.token,
-        paymentMethod: input?.payment?.payment_method,
-        checkoutId: checkout.id,
-        projectId: ctx.project.id,
-      });
+      credit = await creditForCompletion(tx, ctx, checkout, input?.store_credit);
+      const due = checkout.total - credit;
+      outcome =
+        due === 0n
+          ? PAID_WITH_CREDIT
+          : await provider.createPayment({
+              amount: Number(due),
+              currency: checkout.currency,
+              token: input?.payment?.token,
+              paymentMethod: input?.payment?.payment_method,
+              checkoutId: checkout.id,
+              projectId: ctx.project.id,
+            });
     }
     if (outcome.status === 'declined') {
       const what =
@@ -131,14 +139,19 @@ export async function completeCheckout(
           paymentReference: outcome.reference,
           paymentClientSecret: outcome.clientSecret ?? null,
           reservedUntil: until,
+          ...(await holdCredit(tx, ctx, checkout, credit, until)),
           updatedAt: new Date(),
         },
       });
       return { pending: { checkout: pending, lines } };
     }
-    return { order: await placeOrder(tx, ctx, checkout, lines, { provider: provider.name, outcome }, options) };
+    const payment = { provider: provider.name, outcome, storeCredit: credit };
+    return { order: await placeOrder(tx, ctx, checkout, lines, payment, options) };
   });
 }
+
+/** The outcome of a total paid in full with store credit: no provider is called. */
+const PAID_WITH_CREDIT: PaymentOutcome = { status: 'succeeded', reference: null };
 
 /** The stock a checkout's lines take. */
 const demandsOf = (lines: CheckoutLine[]) =>
@@ -161,7 +174,7 @@ export async function placeOrder(
   ctx: Ctx,
   checkout: Checkout,
   lines: CheckoutLine[],
-  payment: { provider: ProviderName; outcome: PaymentOutcome },
+  payment: { provider: ProviderName; outcome: PaymentOutcome; storeCredit?: bigint },
   options: CompletionOptions,
 ): Promise<Order> {
   const planned = { id: newId('ord_'), at: new Date() };
@@ -174,20 +187,27 @@ export async function placeOrder(
     reference: payment.outcome.reference,
     created_at: planned.at.toISOString(),
   };
+  // The store credit part (spent now, or held by the payment step) first; the provider's record holds the rest.
+  const paymentsOf = async (orderId: string): Promise<OrderPaymentResource[]> => {
+    const credit = await settleCredit(tx, ctx, checkout, payment.storeCredit ?? 0n, { id: orderId, at: planned.at });
+    if (!credit) return [record];
+    const rest = record.amount - credit.amount;
+    return rest > 0 ? [credit, { ...record, amount: rest }] : [credit];
+  };
   let order: Order;
   if (checkout.draftOrderId) {
     // The draft's own completion (its reservation, stock, number, events), then the payment recorded on its order.
     const completed = await completeDraftIn(tx, ctx, checkout.draftOrderId).catch(asOutOfStock);
     order = await tx.order.update({
       where: { id: completed.id },
-      data: { checkoutId: checkout.id, payments: [record] },
+      data: { checkoutId: checkout.id, payments: await paymentsOf(completed.id) },
     });
   } else {
     await releaseCheckoutHold(tx, checkout.id);
     const allocations = await deductStock(tx, ctx, demandsOf(lines)).catch(asOutOfStock);
     order = await createOrder(tx, ctx, orderOfCheckout(ctx, checkout, lines, allocations, planned), {
       checkoutId: checkout.id,
-      payments: [record],
+      payments: await paymentsOf(planned.id),
       summary: (orderNumber) => `Order #${orderNumber} created from a storefront checkout`,
     });
   }

@@ -29,7 +29,8 @@ function paymentOf(checkout: Checkout, now: Date): CheckoutResource['payment'] {
   return {
     provider: checkout.paymentProvider as Schemas['PaymentProvider'],
     status: 'requires_action',
-    amount: Number(checkout.total),
+    amount: Number(checkout.total - checkout.storeCreditAmount),
+    ...(checkout.storeCreditAmount > 0n && { store_credit_amount: Number(checkout.storeCreditAmount) }),
     reference: checkout.paymentReference!,
     next_action:
       checkout.paymentProvider === 'stripe' && checkout.paymentClientSecret

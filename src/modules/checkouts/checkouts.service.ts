@@ -1,14 +1,15 @@
 import type { Tx } from '../../db/client.js';
 import type { components } from '../../generated/openapi.js';
 import type { Checkout, CheckoutLine, Prisma } from '../../generated/prisma/client.js';
-import type { Ctx } from '../../shared/context.js';
+import { systemCtx, type Ctx } from '../../shared/context.js';
+import type { JobDeps } from '../../shared/job-definition.js';
 import { AppError, invalidField } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import { writeTx } from '../../shared/write.js';
 import { toStoredAddress } from '../draft-orders/index.js';
-import { releaseCheckoutHold } from '../inventory/index.js';
 import { lookupRates, type AvailableRate, type CarrierAccess } from '../shipping/index.js';
 import { findCheckout, newClientSecret, requireChangeable, type CheckoutKey } from './checkout-access.js';
+import { releasePaymentStep } from './checkout-store-credit.js';
 import { newLines } from './checkout-line-input.js';
 import { checkoutColumns, priceLines, withTotals } from './checkout-pricing.js';
 
@@ -99,7 +100,7 @@ export async function getCheckout(ctx: Ctx, key: CheckoutKey): Promise<CheckoutW
  * whose hold lapsed is ended first (its units were already free; its rows go), so the checkout is open again.
  */
 export async function checkoutForChange(ctx: Ctx, tx: Tx, key: CheckoutKey): Promise<Checkout> {
-  const checkout = await reopenIfLapsed(tx, await findCheckout(ctx, tx, key, true));
+  const checkout = await reopenIfLapsed(tx, ctx, await findCheckout(ctx, tx, key, true));
   requireChangeable(checkout);
   return checkout;
 }
@@ -111,18 +112,38 @@ export const NO_PAYMENT = {
   paymentReference: null,
   paymentClientSecret: null,
   reservedUntil: null,
+  storeCreditAmount: 0n,
+  storeCreditEntryId: null,
 } as const;
 
-/** The checkout as open again when its payment step's hold lapsed (rows released); unchanged otherwise. */
-export async function reopenIfLapsed(tx: Tx, checkout: Checkout): Promise<Checkout> {
+/**
+ * The checkout open again, as stored, when its payment step's hold lapsed (rows released, held store credit given
+ * back, so never twice); unchanged otherwise. `updated_at` stays: the shopper changed nothing.
+ */
+export async function reopenIfLapsed(tx: Tx, ctx: Ctx, checkout: Checkout): Promise<Checkout> {
   if (checkout.status !== 'requires_action' || (checkout.reservedUntil && checkout.reservedUntil > new Date()))
     return checkout;
-  await releaseCheckoutHold(tx, checkout.id);
-  return {
-    ...checkout,
-    status: 'open',
-    ...NO_PAYMENT,
-  };
+  await releasePaymentStep(tx, ctx, checkout);
+  return tx.checkout.update({
+    where: { id: checkout.id },
+    data: { status: 'open', ...NO_PAYMENT, updatedAt: checkout.updatedAt },
+  });
+}
+
+/**
+ * Reopens a checkout whose payment step lapsed while it held store credit, so the credit comes back on time even when
+ * nobody touches the checkout again (the release-checkout-credit job, enqueued for the step's end).
+ */
+export async function reopenLapsedCheckout(deps: JobDeps, projectId: string, checkoutId: string): Promise<boolean> {
+  const project = await deps.db.project.findUnique({ where: { id: projectId } });
+  if (!project) return false;
+  const ctx = systemCtx(deps, project, 'release-checkout-credit');
+  return writeTx(ctx, {}, async (tx) => {
+    await tx.$queryRaw`SELECT id FROM checkouts WHERE id = ${checkoutId} AND project_id = ${projectId} FOR UPDATE`;
+    const checkout = await tx.checkout.findFirst({ where: { id: checkoutId, projectId } });
+    if (!checkout) return false;
+    return (await reopenIfLapsed(tx, ctx, checkout)) !== checkout;
+  });
 }
 
 /** Stores the checkout's changeable columns and answers it as stored. */

@@ -3,8 +3,8 @@ import type { AppDeps } from '../../app-deps.js';
 import { systemCtx } from '../../shared/context.js';
 import { AppError, notFound } from '../../shared/errors.js';
 import { writeTx } from '../../shared/write.js';
-import { releaseCheckoutHold } from '../inventory/index.js';
 import { placeOrder, type CompletionOptions } from './checkout-complete.js';
+import { releasePaymentStep } from './checkout-store-credit.js';
 import { linesOf, NO_PAYMENT } from './checkouts.service.js';
 
 const HANDLED = new Set(['payment_intent.succeeded', 'payment_intent.payment_failed']);
@@ -79,7 +79,7 @@ export async function receiveStripeEvent(
       }
       return;
     }
-    await releaseCheckoutHold(tx, checkout.id);
+    await releasePaymentStep(tx, ctx, checkout);
     await tx.checkout.update({
       where: { id: checkout.id },
       data: {

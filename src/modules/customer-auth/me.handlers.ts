@@ -5,15 +5,22 @@ import {
   deleteMyAddress,
   getMyAddress,
   getMyOrder,
+  getMyStoreCredit,
   listMyAddresses,
   listMyOrders,
+  listMyStoreCredit,
   updateMyAddress,
 } from './me.service.js';
 
-/** The signed-in customer's orders and address book under /v1/me. */
+/** The signed-in customer's orders, store credit and address book under /v1/me. */
 export const meHandlers = {
   listCurrentCustomerOrders: async ({ query, ctx }) => ({ status: 200, body: await listMyOrders(ctx, query) }),
   getCurrentCustomerOrder: async ({ path, ctx }) => ({ status: 200, body: { data: await getMyOrder(ctx, path.id) } }),
+  getCurrentCustomerStoreCredit: async ({ ctx }) => ({ status: 200, body: { data: await getMyStoreCredit(ctx) } }),
+  listCurrentCustomerStoreCreditTransactions: async ({ query, ctx }) => ({
+    status: 200,
+    body: await listMyStoreCredit(ctx, query),
+  }),
   listCurrentCustomerAddresses: async ({ ctx }) => ({
     status: 200,
     body: { data: (await listMyAddresses(ctx)).map(toAddressResource) },

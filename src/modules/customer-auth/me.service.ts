@@ -4,6 +4,7 @@ import type { Ctx } from '../../shared/context.js';
 import { AppError } from '../../shared/errors.js';
 import { createAddress, deleteAddress, getAddress, listAddresses, updateAddress } from '../customers/index.js';
 import { getCustomerOrder, listCustomerOrders } from '../orders/index.js';
+import { listStoreCredit, storeCreditBalance } from '../store-credit/index.js';
 import { currentCustomer, SESSION_ENDED } from './accounts.service.js';
 import { requireStoreDomain } from './store-domain.js';
 
@@ -35,6 +36,18 @@ export async function listMyOrders(ctx: Ctx, page: { limit?: number; cursor?: st
 export async function getMyOrder(ctx: Ctx, id: string) {
   const { customerId } = await signedIn(ctx);
   return getCustomerOrder(ctx, customerId, id);
+}
+
+/** GET /v1/me/store-credit: the signed-in customer's store credit balance. */
+export async function getMyStoreCredit(ctx: Ctx) {
+  const { customerId } = await signedIn(ctx);
+  return ended(storeCreditBalance(ctx, customerId));
+}
+
+/** GET /v1/me/store-credit/transactions: a page of the signed-in customer's store credit ledger, newest first. */
+export async function listMyStoreCredit(ctx: Ctx, page: { limit?: number; cursor?: string }) {
+  const { customerId } = await signedIn(ctx);
+  return ended(listStoreCredit(ctx, customerId, page));
 }
 
 /** GET /v1/me/addresses: the customer's addresses, the default first. */

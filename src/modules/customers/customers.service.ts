@@ -12,6 +12,7 @@ import {
   eventHasSubscribers,
   recordChange,
   recordEvent,
+  redactChangesOf,
   storeEventRow,
   type StoreEventInput,
 } from '../store-events/index.js';
@@ -196,12 +197,7 @@ export async function purgeDeletedCustomers(db: Database): Promise<number> {
       (c) => c.id,
     );
     if (ids.length === 0) return 0;
-    await tx.$executeRaw`
-      UPDATE store_events
-      SET metadata = jsonb_set(metadata, '{changes}', (
-        SELECT coalesce(jsonb_object_agg(key, '{"from": "[redacted]", "to": "[redacted]"}'::jsonb), '{}'::jsonb)
-        FROM jsonb_each(metadata->'changes')))
-      WHERE resource_type = 'customer' AND resource_id = ANY(${ids}) AND metadata ? 'changes'`;
+    await redactChangesOf(tx, 'customer', ids);
     await deleteValuesOf(tx, ids);
     const { count } = await tx.customer.deleteMany({ where: { id: { in: ids } } });
     return count;

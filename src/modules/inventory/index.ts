@@ -1,4 +1,4 @@
-/** What other areas may use of inventory: stock locations, row locks on variants, totals and inventory.low; deducting and restocking an order's units; reserving a sent draft's units and releasing them; setting a level (the demo catalog). */
+/** What other areas may use of inventory: stock locations, row locks on variants, totals and inventory.low; deducting and restocking an order's units; adding a purchase order's received units; reserving a sent draft's units and releasing them; setting a level (the demo catalog). */
 export { lockVariants, setInventoryLevel, stockLocation, syncVariantTotals } from './inventory.service.js';
 export {
   deductStock,
@@ -8,7 +8,7 @@ export {
   type StockAllocation,
   type StockDemand,
 } from './deduct-stock.js';
-export { restockUnits } from './restock.js';
+export { receiveUnits, restockUnits } from './restock.js';
 export {
   holdStock,
   releaseCheckoutHold,

@@ -11,6 +11,24 @@ import { lockVariants, syncVariantTotals } from './inventory.service.js';
  * are gone with them).
  */
 export async function restockUnits(tx: Tx, ctx: Ctx, allocations: StockAllocation[]): Promise<void> {
+  await addUnits(tx, ctx, allocations, 'restock');
+}
+
+/**
+ * Adds units received from a supplier (a purchase order's receipt) as restockUnits adds returned ones, with
+ * reason `purchase_order` in the ledger: levels grow, variant totals follow, deleted variants and locations
+ * are skipped.
+ */
+export async function receiveUnits(tx: Tx, ctx: Ctx, allocations: StockAllocation[]): Promise<void> {
+  await addUnits(tx, ctx, allocations, 'purchase_order');
+}
+
+async function addUnits(
+  tx: Tx,
+  ctx: Ctx,
+  allocations: StockAllocation[],
+  reason: 'restock' | 'purchase_order',
+): Promise<void> {
   const units = allocations.filter((allocation) => allocation.quantity > 0);
   if (units.length === 0) return;
   const ids = [...new Set(units.map((allocation) => allocation.variant_id))];
@@ -42,7 +60,7 @@ export async function restockUnits(tx: Tx, ctx: Ctx, allocations: StockAllocatio
         projectId: ctx.project.id,
         variantId,
         locationId,
-        reason: 'restock',
+        reason,
         delta: quantity,
         availableAfter: level.available,
       },

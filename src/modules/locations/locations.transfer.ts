@@ -4,6 +4,7 @@ import { newId } from '../../shared/ids.js';
 import { writeTx } from '../../shared/write.js';
 import { lockVariants, stockLocation, syncVariantTotals } from '../inventory/index.js';
 import { requireLocationsExtension } from './locations.service.js';
+import { moveLevels } from './locations.sql.js';
 
 /**
  * Moves every inventory level of a location to another in one transaction: destination levels created
@@ -29,28 +30,7 @@ export async function transferInventory(ctx: Ctx, sourceId: string, destinationI
     // The levels read above move (their variants are locked); each gets one adjustment out and one in.
     const outIds = variantIds.map(() => newId('iadj_'));
     const inIds = variantIds.map(() => newId('iadj_'));
-    const [{ moved }] = await tx.$queryRaw<Array<{ moved: number }>>`
-      WITH ids AS (
-        SELECT * FROM unnest(${variantIds}::text[], ${outIds}::text[], ${inIds}::text[]) AS t(variant_id, out_id, in_id)
-      ), moved AS (
-        DELETE FROM inventory_levels WHERE location_id = ${sourceId} AND variant_id = ANY(${variantIds}::text[])
-        RETURNING variant_id, available
-      ), landed AS (
-        INSERT INTO inventory_levels (variant_id, location_id, project_id, available, updated_at)
-        SELECT variant_id, ${destinationId}, ${projectId}, available, now() FROM moved
-        ON CONFLICT (variant_id, location_id)
-        DO UPDATE SET available = inventory_levels.available + EXCLUDED.available, updated_at = now()
-        RETURNING variant_id, available
-      ), outgoing AS (
-        INSERT INTO inventory_adjustments (id, project_id, variant_id, location_id, reason, delta, available_after)
-        SELECT ids.out_id, ${projectId}, m.variant_id, ${sourceId}, 'transfer_out', -m.available, 0
-        FROM moved m JOIN ids USING (variant_id)
-      ), incoming AS (
-        INSERT INTO inventory_adjustments (id, project_id, variant_id, location_id, reason, delta, available_after)
-        SELECT ids.in_id, ${projectId}, m.variant_id, ${destinationId}, 'transfer_in', m.available, l.available
-        FROM moved m JOIN landed l USING (variant_id) JOIN ids USING (variant_id)
-      )
-      SELECT count(*)::int AS moved FROM moved`;
+    const moved = await moveLevels(tx, { projectId, sourceId, destinationId }, variantIds, { outIds, inIds });
     await syncVariantTotals(tx, ctx, before);
     return moved;
   });

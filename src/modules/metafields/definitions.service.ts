@@ -6,6 +6,7 @@ import { nextNumber } from '../../shared/counters.js';
 import { conflict, invalidField, notFound } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import { writeTx } from '../../shared/write.js';
+import { lockOwnerTypeDefinitions } from './metafields.sql.js';
 import type { OwnerType } from './owners.js';
 import { generatedSlug } from './slugs.js';
 import { choicesProblem, type ValueType } from './value-types.js';
@@ -26,7 +27,7 @@ const slugTaken = (ownerType: string, slug: string) =>
  * type) until the transaction ends.
  */
 async function lockOwnerType(tx: Tx, ctx: Ctx, ownerType: string): Promise<void> {
-  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`metafields:${ctx.project.id}:${ownerType}`}))`;
+  await lockOwnerTypeDefinitions(tx, ctx.project.id, ownerType);
 }
 
 /** The owner type's active definitions, by position. */

@@ -1,16 +1,8 @@
 import type { Database, Tx } from '../../db/client.js';
 import { isStorefront, type Ctx } from '../../shared/context.js';
 import { toValueObject, type MetafieldValues } from './metafields.mappers.js';
+import { valueRows } from './metafields.sql.js';
 import type { OwnerType } from './owners.js';
-
-interface ValueRow {
-  ownerId: string;
-  value: unknown;
-  slug: string;
-  label: string;
-  valueType: string;
-  choices: string[];
-}
 
 /** Whether the project has the custom_data extension, which metafield value operations need. */
 export const hasCustomData = (ctx: Pick<Ctx, 'project'>) => ctx.project.extensions.includes('custom_data');
@@ -29,13 +21,9 @@ export async function loadValues(
   const byOwner = new Map<string, MetafieldValues>();
   if (ownerIds.length === 0) return byOwner;
   const everyDefinition = !isStorefront(ctx);
-  const rows = await db.$queryRaw<ValueRow[]>`
-    SELECT v.owner_id AS "ownerId", v.value, d.slug, d.label, d.value_type AS "valueType", d.choices
-    FROM metafield_values v JOIN metafield_definitions d ON d.id = v.definition_id
-    WHERE v.owner_id = ANY(${[...new Set(ownerIds)]}) AND v.mode = ${ctx.mode}
-      AND d.project_id = ${ctx.project.id} AND d.owner_type = ${ownerType} AND d.archived_at IS NULL
-      AND (${everyDefinition} OR d.storefront_visible)
-    ORDER BY d.position, d.id`;
+  const rows = await valueRows(db, { projectId: ctx.project.id, mode: ctx.mode, ownerType, everyDefinition }, [
+    ...new Set(ownerIds),
+  ]);
   for (const row of rows) {
     const values = byOwner.get(row.ownerId) ?? {};
     values[row.slug] = toValueObject(row, row.value);

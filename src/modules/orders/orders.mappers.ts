@@ -87,6 +87,7 @@ export function toRefundResource(refund: Refund, currency: string): RefundResour
     currency,
     reason: refund.reason,
     line_items: refund.lineItems as RefundLineItem[],
+    store_credit_amount: Number(refund.storeCreditAmount),
     created_at: refund.createdAt.toISOString(),
   };
 }

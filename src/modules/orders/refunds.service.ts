@@ -7,6 +7,7 @@ import { newId } from '../../shared/ids.js';
 import { writeTx } from '../../shared/write.js';
 import { restockUnits, stockLocation } from '../inventory/index.js';
 import { recordEvent } from '../store-events/index.js';
+import { refundStoreCreditPart } from './refund-store-credit.js';
 import { recordOrderMove } from './order-history.js';
 import {
   toRefundResource,
@@ -98,7 +99,8 @@ async function restockLines(
  * Records a refund of a paid order in the caller's transaction, which must hold the order's row lock: the
  * amount is at most what was paid minus what was refunded before; the restock lines' units go back through
  * the inventory ledger; total_refunded and financial_status (partially_refunded, refunded) follow; the
- * customer's total_spent drops by the amount; refund.created, order.refunded and order.updated are recorded.
+ * customer's total_spent drops by the amount; refund.created, order.refunded and order.updated are recorded. The part
+ * the order paid with store credit goes back to the customer's store credit first (refund-store-credit.ts).
  */
 export async function refundLocked(
   tx: Tx,
@@ -131,14 +133,21 @@ export async function refundLocked(
       quantity: line.quantity,
     })),
   );
+  const refundId = newId('rfnd_');
+  const storeCredit = await refundStoreCreditPart(tx, ctx, before, {
+    refundId,
+    amount,
+    method: input.store_credit_refund_method,
+  });
   const refund = await tx.refund.create({
     data: {
-      id: newId('rfnd_'),
+      id: refundId,
       projectId: ctx.project.id,
       orderId: before.id,
       amount,
       reason: input.reason ?? null,
       lineItems: lines,
+      storeCreditAmount: storeCredit,
     },
   });
   const totalRefunded = before.totalRefunded + amount;

@@ -3,6 +3,7 @@ import type { Tx, Database } from '../../db/client.js';
 import type { ApiKey, Project } from '../../generated/prisma/client.js';
 import { ChangeFeed } from '../../shared/change-feed.js';
 import type { Logger } from '../../shared/logger.js';
+import { notifyChannel } from './platform.sql.js';
 
 export type KeyWithProject = ApiKey & { project: Project };
 type Subject = `key:${string}` | `project:${string}`;
@@ -14,7 +15,7 @@ const MAX_ENTRIES = 10_000;
 
 /** Tells every process (on commit of the caller's transaction) that a key or a project changed. */
 export async function notifyAuthChanged(db: Database | Tx, subject: Subject): Promise<void> {
-  await db.$executeRaw`SELECT pg_notify(${CHANNEL}, ${subject})`;
+  await notifyChannel(db, CHANNEL, subject);
 }
 
 /**

@@ -2,6 +2,7 @@ import type { Database, Tx } from '../../db/client.js';
 import type { Ctx } from '../../shared/context.js';
 import type { CustomerPriceKeys } from '../../shared/table-version-cache.js';
 import { groupPriceKeys } from '../customer-groups/index.js';
+import { listRowsWithPrices } from './price-lists.sql.js';
 import { resolvePrice, type CandidateList, type ResolvedPrice } from './resolve-price.js';
 
 /** The price lists a customer buys from, with their prices for the variants asked about. */
@@ -49,18 +50,6 @@ async function companyPriceKeys(
   return companies.map((company) => company.activePriceKey!);
 }
 
-interface ListRowSql {
-  id: string;
-  slug: string;
-  currency: string;
-  status: string;
-  starts_at: Date | null;
-  ends_at: Date | null;
-  allows_increase: boolean;
-  /** [variant_id, min_quantity, amount] of each price of the variants asked about */
-  prices: Array<[string, number, number]>;
-}
-
 /** The project's lists with these slugs, each with its prices of these variants only: one statement. */
 async function listsWithPrices(
   db: Database | Tx,
@@ -68,13 +57,7 @@ async function listsWithPrices(
   slugs: string[],
   variantIds: string[],
 ): Promise<PricingList[]> {
-  const rows = await db.$queryRaw<ListRowSql[]>`
-    SELECT l.id, l.slug, l.currency, l.status, l.starts_at, l.ends_at, l.allows_increase,
-           COALESCE(json_agg(json_build_array(p.variant_id, p.min_quantity, p.amount)) FILTER (WHERE p.id IS NOT NULL), '[]') AS prices
-      FROM price_lists l
-      LEFT JOIN price_list_prices p ON p.price_list_id = l.id AND p.variant_id = ANY(${variantIds}::text[])
-     WHERE l.project_id = ${projectId} AND l.slug = ANY(${slugs}::text[])
-     GROUP BY l.id`;
+  const rows = await listRowsWithPrices(db, projectId, slugs, variantIds);
   return rows.map((row) => {
     const tiers = new Map<string, Array<{ minQuantity: number; amount: number }>>();
     for (const [variantId, minQuantity, amount] of row.prices) {

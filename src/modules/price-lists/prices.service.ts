@@ -9,6 +9,7 @@ import { writeTx } from '../../shared/write.js';
 import { recordEvent } from '../store-events/index.js';
 import { toPriceListPriceResource, toPriceListResource, type PriceListRow } from './price-lists.mappers.js';
 import { findPriceList, PRICE_LIST_INCLUDE } from './price-lists.service.js';
+import { deletePriceRows, upsertPriceRows } from './price-lists.sql.js';
 
 type PriceInput = components['schemas']['PriceListPriceInput'];
 type PricesQuery = NonNullable<operations['listPriceListPrices']['parameters']['query']>;
@@ -74,28 +75,19 @@ async function problemsOf(ctx: Ctx, tx: Tx, list: PriceListRow, entries: PriceIn
   return problems;
 }
 
-interface PriceRowSql {
-  id: string;
-  price_list_id: string;
-  variant_id: string;
-  min_quantity: number;
-  amount: number;
-  created_at: Date;
-  updated_at: Date;
-}
-
 /** Inserts or replaces the prices in one statement (one round trip for up to 1,000 entries). */
 async function upsertPrices(tx: Tx, priceListId: string, entries: PriceInput[]): Promise<PriceListPrice[]> {
   if (entries.length === 0) return [];
-  const rows = await tx.$queryRaw<PriceRowSql[]>`
-    INSERT INTO price_list_prices (id, price_list_id, variant_id, min_quantity, amount, updated_at)
-    SELECT id, ${priceListId}, variant_id, min_quantity, amount, now()
-      FROM unnest(${entries.map(() => newId('plp_'))}::text[], ${entries.map((e) => e.variant_id)}::text[],
-                  ${entries.map((e) => e.min_quantity ?? 1)}::int[], ${entries.map((e) => e.amount)}::int[])
-           AS t(id, variant_id, min_quantity, amount)
-    ON CONFLICT (price_list_id, variant_id, min_quantity)
-      DO UPDATE SET amount = EXCLUDED.amount, updated_at = EXCLUDED.updated_at
-    RETURNING id, price_list_id, variant_id, min_quantity, amount, created_at, updated_at`;
+  const rows = await upsertPriceRows(
+    tx,
+    priceListId,
+    entries.map((e) => ({
+      id: newId('plp_'),
+      variantId: e.variant_id,
+      minQuantity: e.min_quantity ?? 1,
+      amount: e.amount!,
+    })),
+  );
   return rows.map((row) => ({
     id: row.id,
     priceListId: row.price_list_id,
@@ -110,11 +102,11 @@ async function upsertPrices(tx: Tx, priceListId: string, entries: PriceInput[]):
 /** Deletes the prices named; answers how many existed. */
 async function removePrices(tx: Tx, priceListId: string, entries: PriceInput[]): Promise<number> {
   if (entries.length === 0) return 0;
-  return tx.$executeRaw`
-    DELETE FROM price_list_prices p
-     USING unnest(${entries.map((e) => e.variant_id)}::text[], ${entries.map((e) => e.min_quantity ?? 1)}::int[])
-           AS t(variant_id, min_quantity)
-     WHERE p.price_list_id = ${priceListId} AND p.variant_id = t.variant_id AND p.min_quantity = t.min_quantity`;
+  return deletePriceRows(
+    tx,
+    priceListId,
+    entries.map((e) => ({ variantId: e.variant_id, minQuantity: e.min_quantity ?? 1 })),
+  );
 }
 
 /**

@@ -4,7 +4,7 @@ import { Slices, sortInSlices } from '../../shared/slices.js';
 import { orEntryAddend } from './engine/pg-tsrank.js';
 import { portDifferencesOn } from './engine/self-check.js';
 import { eachBatch, inSnapshot, rows, sortsByCodePoint } from './index-snapshot.js';
-import { type GrowableList, LexemeList, TextTable, intList, uint16List } from './index-lists.js';
+import { type GrowableList, type IntList, LexemeList, TextTable, intList, uint16List } from './index-lists.js';
 import { PackedTexts } from './packed-texts.js';
 import { compareCodePoints, lowerBound } from './suggest-index.text.js';
 
@@ -147,6 +147,137 @@ const LEXEME_BYTES = 96;
 // large (a 65,535-character description is some 10,000 entries), so a batch's rows stay a few MB.
 const FETCH_ENTRIES = 100_000;
 
+// A row of search_products as the builds read it (ROW_COLUMNS, in order).
+type ProductRow = [
+  string,
+  string | null,
+  string[] | null,
+  string[] | null,
+  boolean,
+  number,
+  number | null,
+  string,
+  string,
+  string | null,
+  string,
+  Uint8Array,
+];
+const ROW_COLUMNS = `product_id, product_type, tags, collection_ids, in_stock, price, sale_price, title, handle, image,
+  btrim(regexp_replace(title_norm, '[^[:alnum:]]+', ' ', 'g')), tsvectorsend(document)`;
+
+const estimate = (lexemeCount: number, entryCount: number, productCount: number) =>
+  lexemeCount * LEXEME_BYTES + entryCount * ENTRY_BYTES + productCount * PRODUCT_BYTES;
+
+/** The lists an index is built in, taking rows in product id order (`add`), then assembled (`finish`). */
+class ProductIndexBuilder {
+  oversized = 0;
+  private lastId: string | undefined;
+  private readonly ids = PackedTexts.packing();
+  private readonly lexemes = new TextTable();
+  private readonly types = new TextTable();
+  private readonly tags = new TextTable();
+  private readonly collections = new TextTable();
+  private readonly docEntries: IntList;
+  private readonly entryLexemes: LexemeList;
+  private readonly entryCounts: GrowableList<Uint16Array>;
+  private readonly positions: GrowableList<Uint16Array>;
+  private readonly docTypes: IntList;
+  private readonly docTags: IntList;
+  private readonly tagValues = intList();
+  private readonly docCollections: IntList;
+  private readonly collectionValues = intList();
+  private readonly inStock: number[] = [];
+  private readonly prices: IntList;
+  private readonly salePrices: number[] = [];
+  private readonly titles = PackedTexts.packing();
+  private readonly handles = PackedTexts.packing();
+  private readonly images: Array<string | null> = [];
+  private readonly titleNumbers = new Map<string, number>();
+  private readonly docTitles: IntList;
+
+  /** Sized for `count` products of `entries` entries in all (positions: about three an entry at first). */
+  constructor(
+    count: number,
+    entries: number,
+    private readonly bound: IndexBound,
+  ) {
+    this.docEntries = intList(count + 1);
+    this.entryLexemes = new LexemeList(entries);
+    this.entryCounts = uint16List(entries);
+    this.positions = uint16List(entries * 3);
+    this.docTypes = intList(count);
+    this.docTags = intList(count + 1);
+    this.docCollections = intList(count + 1);
+    this.prices = intList(count);
+    this.docTitles = intList(count);
+  }
+
+  /** Takes the next product (ids ascending); false when the index would exceed its bound (`oversized` set). */
+  add(row: ProductRow): boolean {
+    const [id, type, tagList, collectionList, stocked, price, salePrice, title, handle, image, words, document] = row;
+    // The statement's last tie-break is the id in the database's (code point) order; ORDER BY gave it.
+    if (this.lastId !== undefined && compareCodePoints(this.lastId, id) >= 0)
+      throw new Error('search_products ids did not come in code point order');
+    this.lastId = id;
+    this.ids.push(id);
+    this.docEntries.push(this.entryLexemes.length);
+    readDocument(document, this.lexemes, this.entryLexemes, this.entryCounts, this.positions);
+    this.docTypes.push(type === null ? -1 : this.types.positionOf(type));
+    this.docTags.push(this.tagValues.length);
+    for (const tag of tagList ?? []) this.tagValues.push(this.tags.positionOf(tag));
+    this.docCollections.push(this.collectionValues.length);
+    for (const collection of collectionList ?? []) this.collectionValues.push(this.collections.positionOf(collection));
+    this.inStock.push(stocked ? 1 : 0);
+    this.prices.push(price);
+    this.salePrices.push(salePrice ?? NaN);
+    this.titles.push(title);
+    this.handles.push(handle);
+    this.images.push(image);
+    let titleNumber = this.titleNumbers.get(words);
+    if (titleNumber === undefined) this.titleNumbers.set(words, (titleNumber = this.titleNumbers.size));
+    this.docTitles.push(titleNumber);
+    const size = estimate(this.lexemes.texts.length, this.entryLexemes.length, this.docTypes.length);
+    if (size > this.bound.maxBytes) this.oversized = size;
+    return this.oversized === 0;
+  }
+
+  /** The index of the products added, with the project's collection titles; null when it exceeded its bound. */
+  async finish(slices: Slices, collectionTitles: Map<string, string>): Promise<ProductIndex | null> {
+    if (this.oversized > 0) {
+      this.bound.refuse(this.oversized);
+      return null;
+    }
+    this.docEntries.push(this.entryLexemes.length);
+    this.docTags.push(this.tagValues.length);
+    this.docCollections.push(this.collectionValues.length);
+    return assemble(slices, {
+      ids: this.ids.done(),
+      lexemes: this.lexemes.texts,
+      docEntries: this.docEntries.take(),
+      entryLexemes: this.entryLexemes.take(),
+      entryCounts: this.entryCounts.take(),
+      positions: this.positions.view(),
+      docTypes: this.docTypes.take(),
+      types: this.types.texts,
+      docTags: this.docTags.take(),
+      tagValues: this.tagValues.take(),
+      tags: this.tags.texts,
+      docCollections: this.docCollections.take(),
+      collectionValues: this.collectionValues.take(),
+      collectionIds: this.collections.texts,
+      collectionTitles,
+      inStock: Uint8Array.from(this.inStock),
+      prices: this.prices.take(),
+      salePrices: Float64Array.from(this.salePrices),
+      titles: this.titles.done(),
+      handles: this.handles.done(),
+      images: this.images,
+      titleNumbers: this.titleNumbers,
+      ...(await productsByTitle(this.docTitles.take(), this.titleNumbers.size, slices)),
+    });
+  }
+}
+
 /**
  * Reads the project's products in one snapshot, in slices of the event loop (Slices), within `maxBytes`: null
  * when the database's collation does not sort by code point, or when the index would exceed `bound` (by an
@@ -158,11 +289,7 @@ export async function buildProductIndex(
   projectId: string,
   bound: IndexBound = UNBOUNDED,
   slices = new Slices(),
-  onlyIds?: string[],
 ): Promise<ProductIndex | null> {
-  // `onlyIds`: the index of those products alone (the changed products of ProductSegments).
-  const only = onlyIds ? 'AND product_id = ANY($2::text[])' : '';
-  const params = onlyIds ? [projectId, onlyIds] : [projectId];
   const differences = await portDifferencesOn(pool, RANK_WEIGHTS);
   if (differences.length > 0) {
     bound.unusable(`the port of @@ and ts_rank answers otherwise than this server (${differences[0]})`);
@@ -170,134 +297,66 @@ export async function buildProductIndex(
   }
   return inSnapshot(pool, async (client) => {
     if (!(await sortsByCodePoint(client))) return null;
-    // How many products and entries the snapshot holds, so that each list is allocated once (positions: about
-    // three an entry at first), and whether the index can fit its bound at all.
+    // How many products and entries the snapshot holds, so that each list is allocated once, and whether the
+    // index can fit its bound at all.
     const [[count, entries]] = (await rows(
       client,
-      `SELECT count(*)::int, coalesce(sum(length(document)), 0)::int FROM search_products WHERE project_id = $1 ${only}`,
-      params,
+      'SELECT count(*)::int, coalesce(sum(length(document)), 0)::int FROM search_products WHERE project_id = $1',
+      [projectId],
     )) as Array<[number, number]>;
-    const estimate = (lexemeCount: number, entryCount: number, productCount: number) =>
-      lexemeCount * LEXEME_BYTES + entryCount * ENTRY_BYTES + productCount * PRODUCT_BYTES;
     if (estimate(0, entries, count) > bound.maxBytes) {
       bound.refuse(estimate(0, entries, count));
       return null;
     }
-    let oversized = 0;
-    const ids = PackedTexts.packing();
-    let lastId: string | undefined;
-    const lexemes = new TextTable();
-    const types = new TextTable();
-    const tags = new TextTable();
-    const collections = new TextTable();
-    const docEntries = intList(count + 1);
-    const entryLexemes = new LexemeList(entries);
-    const entryCounts = uint16List(entries);
-    const positions = uint16List(entries * 3);
-    const docTypes = intList(count);
-    const docTags = intList(count + 1);
-    const tagValues = intList();
-    const docCollections = intList(count + 1);
-    const collectionValues = intList();
-    const inStock: number[] = [];
-    const prices = intList(count);
-    const salePrices: number[] = [];
-    const titles = PackedTexts.packing();
-    const handles = PackedTexts.packing();
-    const images: Array<string | null> = [];
-    const titleNumbers = new Map<string, number>();
-    const docTitles = intList(count);
+    const builder = new ProductIndexBuilder(count, entries, bound);
     await eachBatch(
       client,
-      `SELECT product_id, product_type, tags, collection_ids, in_stock, price, sale_price, title, handle, image,
-              btrim(regexp_replace(title_norm, '[^[:alnum:]]+', ' ', 'g')), tsvectorsend(document)
-       FROM search_products WHERE project_id = $1 ${only} ORDER BY product_id`,
-      params,
+      `SELECT ${ROW_COLUMNS} FROM search_products WHERE project_id = $1 ORDER BY product_id`,
+      [projectId],
       async (batch) => {
-        for (const row of batch as Array<
-          [
-            string,
-            string | null,
-            string[] | null,
-            string[] | null,
-            boolean,
-            number,
-            number | null,
-            string,
-            string,
-            string | null,
-            string,
-            Uint8Array,
-          ]
-        >) {
-          const [id, type, tagList, collectionList, stocked, price, salePrice, title, handle, image, words, document] =
-            row;
-          // The statement's last tie-break is the id in the database's (code point) order; ORDER BY gave it.
-          if (lastId !== undefined && compareCodePoints(lastId, id) >= 0)
-            throw new Error('search_products ids did not come in code point order');
-          lastId = id;
-          ids.push(id);
-          docEntries.push(entryLexemes.length);
-          readDocument(document, lexemes, entryLexemes, entryCounts, positions);
-          docTypes.push(type === null ? -1 : types.positionOf(type));
-          docTags.push(tagValues.length);
-          for (const tag of tagList ?? []) tagValues.push(tags.positionOf(tag));
-          docCollections.push(collectionValues.length);
-          for (const collection of collectionList ?? []) collectionValues.push(collections.positionOf(collection));
-          inStock.push(stocked ? 1 : 0);
-          prices.push(price);
-          salePrices.push(salePrice ?? NaN);
-          titles.push(title);
-          handles.push(handle);
-          images.push(image);
-          let titleNumber = titleNumbers.get(words);
-          if (titleNumber === undefined) titleNumbers.set(words, (titleNumber = titleNumbers.size));
-          docTitles.push(titleNumber);
-          const size = estimate(lexemes.texts.length, entryLexemes.length, docTypes.length);
-          if (size > bound.maxBytes) {
-            oversized = size;
-            return false;
-          }
-          if (slices.advance(document.length >> 3)) await slices.pause();
+        for (const row of batch as ProductRow[]) {
+          if (!builder.add(row)) return false;
+          if (slices.advance(row[11].length >> 3)) await slices.pause();
         }
         return true;
       },
       FETCH_ENTRIES / Math.max(1, entries / Math.max(1, count)),
     );
-    if (oversized > 0) {
-      bound.refuse(oversized);
-      return null;
-    }
-    docEntries.push(entryLexemes.length);
-    docTags.push(tagValues.length);
-    docCollections.push(collectionValues.length);
     const titleRows = await rows(client, 'SELECT id, title FROM collections WHERE project_id = $1', [projectId]);
-    return assemble(slices, {
-      ids: ids.done(),
-      lexemes: lexemes.texts,
-      docEntries: docEntries.take(),
-      entryLexemes: entryLexemes.take(),
-      entryCounts: entryCounts.take(),
-      positions: positions.view(),
-      docTypes: docTypes.take(),
-      types: types.texts,
-      docTags: docTags.take(),
-      tagValues: tagValues.take(),
-      tags: tags.texts,
-      docCollections: docCollections.take(),
-      collectionValues: collectionValues.take(),
-      collectionIds: collections.texts,
-      collectionTitles: new Map(titleRows.map((row) => [row[0] as string, row[1] as string])),
-      inStock: Uint8Array.from(inStock),
-      prices: prices.take(),
-      salePrices: Float64Array.from(salePrices),
-      titles: titles.done(),
-      handles: handles.done(),
-      images,
-      titleNumbers,
-      ...(await productsByTitle(docTitles.take(), titleNumbers.size, slices)),
-    });
+    return builder.finish(slices, new Map(titleRows.map((row) => [row[0] as string, row[1] as string])));
   });
+}
+
+/**
+ * The index of the products `ids` alone (those of them that are searchable now), read by one statement, with
+ * `base`'s collection titles (a change of collections is not applied this way: ProductSegments). `ids` are few
+ * (the changed products a write names), so their rows are read at once; the bound is checked as they are added.
+ */
+export async function buildChangedProducts(
+  pool: pg.Pool,
+  projectId: string,
+  ids: string[],
+  base: ProductIndex,
+  bound: IndexBound,
+): Promise<ProductIndex | null> {
+  const result = await pool.query<ProductRow>({
+    text: `SELECT ${ROW_COLUMNS} FROM search_products WHERE project_id = $1 AND product_id = ANY($2::text[])
+           ORDER BY product_id`,
+    values: [projectId, ids],
+    rowMode: 'array',
+  });
+  // A tsvectorsend value starts with its count of entries.
+  const entries = result.rows.reduce(
+    (sum, row) => sum + new DataView(row[11].buffer, row[11].byteOffset).getInt32(0),
+    0,
+  );
+  const builder = new ProductIndexBuilder(result.rows.length, entries, bound);
+  const slices = new Slices();
+  for (const row of result.rows) {
+    if (!builder.add(row)) break;
+    if (slices.advance(row[11].length >> 3)) await slices.pause();
+  }
+  return builder.finish(slices, base.collectionTitles);
 }
 
 type IndexParts = Omit<

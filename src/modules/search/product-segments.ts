@@ -2,8 +2,13 @@ import type pg from 'pg';
 import { poolOf } from '../../db/client.js';
 import type { Ctx } from '../../shared/context.js';
 import type { IndexBound, IndexPatch, ProjectIndexes } from '../../shared/project-indexes.js';
-import { Slices } from '../../shared/slices.js';
-import { PRODUCT_INDEX_TABLES, buildProductIndex, positionOf, type ProductIndex } from './product-index.js';
+import {
+  PRODUCT_INDEX_TABLES,
+  buildChangedProducts,
+  buildProductIndex,
+  positionOf,
+  type ProductIndex,
+} from './product-index.js';
 
 /**
  * A project's product index as searches read it: the index built last (`base`), and the products changed since:
@@ -44,7 +49,7 @@ function productPatch(pool: pg.Pool, projectId: string, bound: IndexBound): Inde
       const changed = new Set([...segments.changed, ...rows]);
       if (changed.size > compactAt(base) * MAX_CHANGED_FACTOR) return null;
       const ids = [...changed];
-      const delta = await buildProductIndex(pool, projectId, bound, new Slices(), ids);
+      const delta = await buildChangedProducts(pool, projectId, ids, base, bound);
       if (delta === null) return null;
       const gone = Int32Array.from(
         ids.map((id) => positionOf(base, id)).filter((position) => position !== undefined),
@@ -95,6 +100,12 @@ export async function productIndexOf(ctx: Ctx): Promise<ProductSegments | undefi
     PRODUCT_INDEX_WAIT_MS,
   );
   return segments ?? undefined;
+}
+
+/** Starts applying a write's changed products to the project's index, if it is held and waits for them (ProjectIndexes.refresh). */
+export function refreshProductIndex(ctx: Ctx): void {
+  const of = projectIndexOf(ctx);
+  of?.indexes.refresh(of.projectId, 'products', PRODUCT_INDEX_TABLES, of.build, of.patch);
 }
 
 /** Builds the project's product index now when it is not exact (or applies its changed products), and returns it (warm-up, tests). */

@@ -2,16 +2,36 @@
  * The project's vocabulary (search_terms with doc_count > 0) held in the process for a search's typo candidates, as
  * search_term_candidates finds them: read once, then each write's changed terms (search_terms notifies them, see
  * migration 20261129073000) are read again into an overlay, so a project that writes steadily keeps searching
- * from the process (the suggest index's vocabulary, read with its title words, is rebuilt on every product write).
+ * from the process. Suggestions read the same vocabulary (SuggestIndex.vocabulary).
  */
 import type pg from 'pg';
 import { poolOf } from '../../db/client.js';
 import type { Ctx } from '../../shared/context.js';
 import type { IndexBound, IndexPatch, ProjectIndexes } from '../../shared/project-indexes.js';
-import { Slices } from '../../shared/slices.js';
+import { Slices, sortInSlices } from '../../shared/slices.js';
 import { inSnapshot, rows } from './index-snapshot.js';
-import { vocabularyOf } from './suggest-index.js';
-import type { VocabularySegments } from './suggest-index.reads.js';
+import { compareCodePoints, trigramsOf } from './suggest-index.text.js';
+
+/** A vocabulary as typo candidates are found in (suggest-index.reads.ts). */
+export interface Vocabulary {
+  /** Vocabulary terms with doc_count > 0, in code point (byte) order, their doc counts and trigram counts. */
+  terms: string[];
+  termDocCounts: Int32Array;
+  termTrigramCounts: Int32Array;
+  termLengths: Int32Array;
+  /** Vocabulary terms holding each trigram (positions in `terms`). */
+  trigramTerms: Map<string, Int32Array>;
+}
+
+/**
+ * A vocabulary and the terms changed since it was read: `changed` (each changed term, whether or not it is still a
+ * term) is left out of `base`, and `overlay` holds those still terms (doc_count > 0) as they are now.
+ */
+export interface VocabularySegments {
+  base: Vocabulary;
+  changed: ReadonlySet<string>;
+  overlay: Vocabulary | null;
+}
 
 export type SearchVocabulary = VocabularySegments & { bytes: number };
 
@@ -23,6 +43,34 @@ const COMPACT_AT = 2_000;
 const WAIT_MS = 50;
 
 const TERMS = 'SELECT term, doc_count FROM search_terms WHERE project_id = $1 AND doc_count > 0';
+
+/** The vocabulary in code point order with pg_trgm's trigrams of each term, indexed by trigram (in slices). */
+async function vocabularyOf(termRows: unknown[][], slices: Slices): Promise<Vocabulary> {
+  const terms = await sortInSlices(
+    termRows.map((row) => ({ term: row[0] as string, docCount: row[1] as number })),
+    (a, b) => compareCodePoints(a.term, b.term),
+    slices,
+  );
+  const trigramLists = new Map<string, number[]>();
+  const termTrigramCounts = new Int32Array(terms.length);
+  for (const [i, { term }] of terms.entries()) {
+    const grams = trigramsOf(term);
+    termTrigramCounts[i] = grams.length;
+    for (const gram of grams) {
+      const list = trigramLists.get(gram);
+      if (list) list.push(i);
+      else trigramLists.set(gram, [i]);
+    }
+    if (slices.advance(grams.length)) await slices.pause();
+  }
+  return {
+    terms: terms.map((t) => t.term),
+    termDocCounts: Int32Array.from(terms, (t) => t.docCount),
+    termTrigramCounts,
+    termLengths: Int32Array.from(terms, (t) => [...t.term].length),
+    trigramTerms: new Map([...trigramLists].map(([gram, list]) => [gram, Int32Array.from(list)])),
+  };
+}
 
 async function buildVocabulary(pool: pg.Pool, projectId: string, bound: IndexBound): Promise<SearchVocabulary | null> {
   return inSnapshot(pool, async (client) => {

@@ -26,6 +26,7 @@ export const searchHandlers = {
       data: await searchCatalog(ctx, query, {
         cache: deps.config.searchCache,
         index: deps.config.searchIndex,
+        indexCaches: deps.config.searchIndexCaches,
         log: deps.config.searchLog,
         logTo: deps.db,
         clientAddress,

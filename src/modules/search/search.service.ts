@@ -10,7 +10,7 @@ import { placePins, planRules, type ActiveRule, type RulePlan } from './merchand
 import { normalizeQuery } from './query-parser.js';
 import { planQuery, wordsToCheck, type QueryPlan, type VocabularyHit } from './search-plan.js';
 import { indexEngine } from './product-index.search.js';
-import { productIndexOf, productIndexReady } from './product-segments.js';
+import { productIndexOf, productIndexReady, refreshProductIndex } from './product-segments.js';
 import { searchVocabularyOf, searchVocabularyReady } from './search-vocabulary.js';
 import { suggestCatalogReady } from './suggest-index.js';
 import { indexableWord, termCandidates, termStartsWith } from './suggest-index.reads.js';
@@ -20,6 +20,7 @@ import type { SynonymRule } from './synonyms-expand.js';
 import { termSql } from './tsquery.js';
 import { runCollectionSearch } from './collection-search.sql.js';
 import { toProductHit, type ProductHit } from './search.mappers.js';
+import { forgetProductIndexCaches, forgetVocabularyCaches } from './index-caches.js';
 
 type SearchQuery = NonNullable<operations['searchCatalog']['parameters']['query']>;
 type SearchResult = operations['searchCatalog']['responses'][200]['content']['application/json']['data'];
@@ -62,12 +63,14 @@ export function cachedSearch<T>(
 
 /**
  * The product part of a search (it reads only search_products and collection titles), cached; answered from the
- * project's in-process index when `index` and it is exact now, else by the statements.
+ * project's in-process index when `index` and it is exact now, else by the statements (the index's own caches
+ * forgotten first unless `indexCaches`: index-caches.ts).
  */
-function productSearch(ctx: Ctx, cache: boolean, index: boolean, search: ProductSearch) {
+function productSearch(ctx: Ctx, cache: boolean, index: boolean, indexCaches: boolean, search: ProductSearch) {
   const key = `products|${JSON.stringify({ ...search, multipliers: [...search.multipliers] })}`;
   return cachedSearch(ctx, cache, key, PRODUCT_TABLES, async () => {
     const products = index ? await productIndexOf(ctx) : undefined;
+    if (products && !indexCaches) forgetProductIndexCaches(ctx, products);
     return runProductSearch(products ? indexEngine(ctx, products) : statementEngine(ctx), search);
   });
 }
@@ -122,7 +125,7 @@ const CONTEXT_WAIT_MS = 50;
  * product index) and the vocabulary candidates as search_term_candidates finds them (search-vocabulary.ts).
  * Otherwise undefined (the statement answers).
  */
-async function indexedContext(ctx: Ctx, words: string[]): Promise<SearchContext | undefined> {
+async function indexedContext(ctx: Ctx, words: string[], indexCaches: boolean): Promise<SearchContext | undefined> {
   const indexes = ctx.caches?.productIndexes as ProjectIndexes<SearchContext> | undefined;
   if (!indexes || !words.every(indexableWord)) return undefined;
   const [rules, vocabularyIndex] = await Promise.all([
@@ -137,6 +140,7 @@ async function indexedContext(ctx: Ctx, words: string[]): Promise<SearchContext 
     searchVocabularyOf(ctx),
   ]);
   if (!rules || !vocabularyIndex) return undefined;
+  if (!indexCaches) forgetVocabularyCaches(vocabularyIndex);
   const vocabulary = words.flatMap((word): VocabularyHit[] => {
     const prefixKnown = termStartsWith(vocabularyIndex, word);
     const candidates = termCandidates(vocabularyIndex, word);
@@ -180,10 +184,19 @@ function explainOf(plan: QueryPlan, rules: RulePlan, row: ProductRowJson, matche
 export async function searchCatalog(
   ctx: Ctx,
   query: SearchQuery,
-  // logTo: where the search log is written (the primary when ctx.db is a read replica's).
-  options: { cache?: boolean; index?: boolean; clientAddress?: string; log?: boolean; logTo?: Database } = {},
+  // logTo: where the search log is written (the primary when ctx.db is a read replica's); indexCaches: false only
+  // to benchmark (SEARCH_INDEX_CACHES=off, index-caches.ts).
+  options: {
+    cache?: boolean;
+    index?: boolean;
+    indexCaches?: boolean;
+    clientAddress?: string;
+    log?: boolean;
+    logTo?: Database;
+  } = {},
 ): Promise<SearchResult> {
   const cache = options.cache ?? false;
+  const indexCaches = options.indexCaches ?? true;
   const started = performance.now();
   if (query.explain && !(ctx.actor.kind === 'api_key' && ctx.actor.keyType === 'secret')) {
     throw new AppError('forbidden', 'explain=true requires a secret API key.');
@@ -195,8 +208,10 @@ export async function searchCatalog(
   const skip = query.offset ?? 0;
   const normalized = normalizeQuery(query.q);
   const words = wordsToCheck(query.q);
+  // The product index's pending changes are applied while the context is read, not after.
+  if (options.index && types.includes('products')) refreshProductIndex(ctx);
   const context =
-    (options.index ? await indexedContext(ctx, words) : undefined) ??
+    (options.index ? await indexedContext(ctx, words, indexCaches) : undefined) ??
     (await cachedSearch(ctx, cache, `context|${JSON.stringify(words)}`, CONTEXT_TABLES, () => loadContext(ctx, words)));
   const plan = planQuery(query.q, context.synonyms, context.vocabulary);
   const empty = plan.full.must.length === 0;
@@ -204,7 +219,7 @@ export async function searchCatalog(
   const pinnedIds = rules.pins.map((p) => p.productId);
   const [products, collections] = await Promise.all([
     types.includes('products') && !empty
-      ? productSearch(ctx, cache, options.index ?? false, {
+      ? productSearch(ctx, cache, options.index ?? false, indexCaches, {
           full: plan.full,
           exact: plan.exact,
           relaxable: plan.words.map((w) => w.relaxable),

@@ -1,4 +1,5 @@
 import { LRUCache } from 'lru-cache';
+import type { Vocabulary, VocabularySegments } from './search-vocabulary.js';
 import type { CatalogIndex, IndexedTitle, PastIndex, SuggestIndex } from './suggest-index.js';
 import {
   compareCodePoints,
@@ -38,20 +39,9 @@ export type TermCandidates = ReadonlyArray<{ readonly term: string; readonly doc
 const candidatesByCatalog = new WeakMap<object, LRUCache<string, TermCandidates>>();
 const CACHED_WORDS = 2_000;
 
-/** A vocabulary as typo candidates are found in: its terms in code point order with their trigrams. */
-export type Vocabulary = Pick<
-  CatalogIndex,
-  'terms' | 'termDocCounts' | 'termTrigramCounts' | 'termLengths' | 'trigramTerms'
->;
-
-/**
- * A vocabulary and the terms changed since it was read: `changed` (each changed term, whether or not it is still a
- * term) is left out of `base`, and `overlay` holds those still terms (doc_count > 0) as they are now.
- */
-export interface VocabularySegments {
-  base: Vocabulary;
-  changed: ReadonlySet<string>;
-  overlay: Vocabulary | null;
+/** Forgets the typo candidates kept for `vocabulary`'s words (SEARCH_INDEX_CACHES=off, index-caches.ts). */
+export function forgetCandidates(vocabulary: Vocabulary | VocabularySegments): void {
+  candidatesByCatalog.delete(vocabulary);
 }
 
 /** The candidates of a word (as search_term_candidates finds them): best first, up to CANDIDATES_PER_WORD. */
@@ -126,13 +116,20 @@ export function termStartsWith(vocabulary: Vocabulary | VocabularySegments, word
   return false;
 }
 
+/** Whether `vocabulary` holds `term`. */
+function holdsTerm(vocabulary: Vocabulary, term: string): boolean {
+  const i = lowerBound(vocabulary.terms, term);
+  return i < vocabulary.terms.length && vocabulary.terms[i] === term;
+}
+
 /** The vocabulary terms among `words`. */
-export function knownTerms(catalog: CatalogIndex, words: string[]): Set<string> {
+export function knownTerms(vocabulary: VocabularySegments, words: string[]): Set<string> {
   return new Set(
-    words.filter((word) => {
-      const i = lowerBound(catalog.terms, word);
-      return i < catalog.terms.length && catalog.terms[i] === word;
-    }),
+    words.filter((word) =>
+      vocabulary.changed.has(word)
+        ? vocabulary.overlay !== null && holdsTerm(vocabulary.overlay, word)
+        : holdsTerm(vocabulary.base, word),
+    ),
   );
 }
 
@@ -247,7 +244,9 @@ export function readSuggestionsFromIndex(index: SuggestIndex, input: SuggestInpu
   const last = input.alternatives[0];
   const typoCheck = input.typoCheck && last !== undefined;
   const typoTerms =
-    typoCheck && !termStartsWith(index.catalog, last) ? termCandidates(index.catalog, last).map((c) => c.term) : [];
+    typoCheck && !termStartsWith(index.vocabulary, last)
+      ? termCandidates(index.vocabulary, last).map((c) => c.term)
+      : [];
   return {
     past: input.readPast ? pastQueries(index.past, input.prefix) : [],
     typoTerms,

@@ -2,16 +2,17 @@ import type pg from 'pg';
 import { poolOf } from '../../db/client.js';
 import type { Ctx } from '../../shared/context.js';
 import { UNBOUNDED, type IndexBound, type ProjectIndexes } from '../../shared/project-indexes.js';
-import { Slices, sortInSlices } from '../../shared/slices.js';
+import { Slices } from '../../shared/slices.js';
 import { PackedTexts } from './packed-texts.js';
 import { eachBatch, inSnapshot, rows, sortsByCodePoint } from './index-snapshot.js';
-import { compareCodePoints, trigramsOf } from './suggest-index.text.js';
+import { compareCodePoints } from './suggest-index.text.js';
+import { searchVocabularyOf, searchVocabularyReady, type SearchVocabulary } from './search-vocabulary.js';
 
 /**
  * A project's suggestion inputs held in the process, so a suggestion list is ranked without a statement: the
  * title words in the order of search_title_words_prefix_idx (the order the suggest statement reads them in),
- * the collections with their title lexemes, the vocabulary with a trigram index for typo candidates, and the
- * suggestable past queries with the blocks. Each part is read in one snapshot and kept only while no table it
+ * the collections with their title lexemes, and the suggestable past queries with the blocks; beside them the
+ * project's vocabulary with a trigram index for typo candidates (search-vocabulary.ts). Each part is read in one snapshot and kept only while no table it
  * was read from changed (ProjectIndexes); the reads in suggest-index.reads.ts answer as the statements would.
  */
 
@@ -28,13 +29,6 @@ export interface CatalogIndex {
   productTitles: Int32Array;
   titles: IndexedTitle[];
   collections: IndexedCollection[];
-  /** Vocabulary terms with doc_count > 0, in code point (byte) order, their doc counts and trigram counts. */
-  terms: string[];
-  termDocCounts: Int32Array;
-  termTrigramCounts: Int32Array;
-  termLengths: Int32Array;
-  /** Vocabulary terms holding each trigram (positions in `terms`). */
-  trigramTerms: Map<string, Int32Array>;
 }
 
 export interface IndexedTitle {
@@ -78,24 +72,25 @@ export interface PastIndex {
 export interface SuggestIndex {
   catalog: CatalogIndex;
   past: PastIndex;
+  /** The project's vocabulary, kept apart (search-vocabulary.ts): a write's changed terms are applied to it. */
+  vocabulary: SearchVocabulary;
 }
 
 // What each part is read from: a write to any of them (by any process) makes the part stale. Titles are read from
 // search_title_words (which the statement reads them from too), not search_products, whose stock column changes
-// with every order.
-const CATALOG_TABLES = ['search_title_words', 'collections', 'search_terms'];
+// with every order. The vocabulary (search_terms) is the one searches read (search-vocabulary.ts).
+const CATALOG_TABLES = ['search_title_words', 'collections'];
 const PAST_TABLES = ['search_query_stats', 'search_suggestion_blocks'];
 
 /** About what `texts` take in V8's heap with their array slots (a header and up to two bytes per character). */
 const sizeOfTexts = (texts: readonly string[]) => texts.reduce((sum, text) => sum + 24 + text.length * 2, 0);
 
-// What the catalog part holds per title word row (its product, the word's share) and per vocabulary term (the
-// term, its counts and its trigrams' entries), as the bound counts them before a build.
+// What the catalog part holds per title word row (its product, the word's share), as the bound counts them before
+// a build.
 const WORD_ROW_BYTES = 48;
-const TERM_BYTES = 160;
 
 /**
- * Reads the project's catalog part in slices of the event loop (Slices); null when the database's collation does
+ * Reads the project's catalog part (title words and collections) in slices of the event loop (Slices); null when the database's collation does
  * not sort by code point, or when the part would exceed `bound` by an estimate from its counts (the project's
  * suggestions then run their statements).
  */
@@ -109,15 +104,14 @@ async function buildCatalog(
     if (!(await sortsByCodePoint(client))) return null;
     const interned = new Map<string, string>();
     const intern = (text: string) => interned.get(text) ?? (interned.set(text, text), text);
-    // How many title word rows and vocabulary terms the snapshot holds: the word rows' products are read into one
-    // array of that size, and a part that would not fit the bound is not read at all.
-    const [[wordRows, termCount]] = (await rows(
+    // How many title word rows the snapshot holds: their products are read into one array of that size, and a
+    // part that would not fit the bound is not read at all.
+    const [[wordRows]] = (await rows(
       client,
-      `SELECT (SELECT count(*)::int FROM search_title_words WHERE project_id = $1 AND word <> ''),
-              (SELECT count(*)::int FROM search_terms WHERE project_id = $1 AND doc_count > 0)`,
+      `SELECT count(*)::int FROM search_title_words WHERE project_id = $1 AND word <> ''`,
       [projectId],
-    )) as Array<[number, number]>;
-    const estimate = wordRows * WORD_ROW_BYTES + termCount * TERM_BYTES;
+    )) as Array<[number]>;
+    const estimate = wordRows * WORD_ROW_BYTES;
     if (estimate > bound.maxBytes) {
       bound.refuse(estimate);
       return null;
@@ -193,11 +187,6 @@ async function buildCatalog(
        FROM collections WHERE project_id = $1`,
       [projectId],
     );
-    const terms = await rows(
-      client,
-      'SELECT term, doc_count FROM search_terms WHERE project_id = $1 AND doc_count > 0',
-      [projectId],
-    );
     const collectionRows = collections.map((row) => ({
       id: row[0] as string,
       title: row[1] as string,
@@ -206,7 +195,6 @@ async function buildCatalog(
       length: row[4] as number,
       lexemes: row[5] as string[],
     }));
-    const vocabulary = await vocabularyOf(terms, slices);
     const packedIds = productIds.done();
     const bytes =
       (wordProducts.length + wordStarts.length) * 4 +
@@ -216,8 +204,7 @@ async function buildCatalog(
       collectionRows.reduce(
         (sum, c) => sum + 96 + sizeOfTexts([c.id, c.title, c.titleLower, c.titleNorm, ...c.lexemes]),
         0,
-      ) +
-      vocabulary.terms.reduce((sum, term) => sum + 40 + 2 * term.length * 8, 0);
+      );
     return {
       bytes,
       words,
@@ -227,37 +214,8 @@ async function buildCatalog(
       productTitles: Int32Array.from(productTitles),
       titles,
       collections: collectionRows,
-      ...vocabulary,
     };
   });
-}
-
-/** The vocabulary in code point order with pg_trgm's trigrams of each term, indexed by trigram (in slices). */
-export async function vocabularyOf(termRows: unknown[][], slices: Slices) {
-  const terms = await sortInSlices(
-    termRows.map((row) => ({ term: row[0] as string, docCount: row[1] as number })),
-    (a, b) => compareCodePoints(a.term, b.term),
-    slices,
-  );
-  const trigramLists = new Map<string, number[]>();
-  const termTrigramCounts = new Int32Array(terms.length);
-  for (const [i, { term }] of terms.entries()) {
-    const grams = trigramsOf(term);
-    termTrigramCounts[i] = grams.length;
-    for (const gram of grams) {
-      const list = trigramLists.get(gram);
-      if (list) list.push(i);
-      else trigramLists.set(gram, [i]);
-    }
-    if (slices.advance(grams.length)) await slices.pause();
-  }
-  return {
-    terms: terms.map((t) => t.term),
-    termDocCounts: Int32Array.from(terms, (t) => t.docCount),
-    termTrigramCounts,
-    termLengths: Int32Array.from(terms, (t) => [...t.term].length),
-    trigramTerms: new Map([...trigramLists].map(([gram, list]) => [gram, Int32Array.from(list)])),
-  };
 }
 
 /** Reads the project's past queries searched by at least `minClients` clients, with results the last time, and its blocks. */
@@ -310,7 +268,7 @@ export async function suggestCatalogReady(ctx: Ctx): Promise<CatalogIndex | unde
  * The project's suggest index when every part of it is exact now (read from the database this request reads
  * from); otherwise undefined, and the stale or missing parts are being built for the requests to come.
  */
-export function suggestIndexOf(ctx: Ctx, minClients: number): SuggestIndex | undefined {
+export async function suggestIndexOf(ctx: Ctx, minClients: number): Promise<SuggestIndex | undefined> {
   const indexes = ctx.caches?.suggestIndexes as ProjectIndexes<CatalogIndex | PastIndex | null> | undefined;
   const pool = poolOf(ctx.db);
   if (!indexes || !pool) return undefined;
@@ -318,7 +276,8 @@ export function suggestIndexOf(ctx: Ctx, minClients: number): SuggestIndex | und
   const past = indexes.get(ctx.project.id, `suggest-past|${minClients}`, PAST_TABLES, () =>
     buildPast(pool, ctx.project.id, minClients),
   ) as PastIndex | undefined;
-  return catalog && past ? { catalog, past } : undefined;
+  const vocabulary = await searchVocabularyOf(ctx);
+  return catalog && past && vocabulary ? { catalog, past, vocabulary } : undefined;
 }
 
 /** Builds the project's suggest index now when it is not exact, and returns it (warm-up, tests). */
@@ -330,5 +289,6 @@ export async function suggestIndexReady(ctx: Ctx, minClients: number): Promise<S
   const past = (await indexes.ready(ctx.project.id, `suggest-past|${minClients}`, PAST_TABLES, () =>
     buildPast(pool, ctx.project.id, minClients),
   )) as PastIndex | undefined;
-  return catalog && past ? { catalog, past } : undefined;
+  const vocabulary = await searchVocabularyReady(ctx);
+  return catalog && past && vocabulary ? { catalog, past, vocabulary } : undefined;
 }

@@ -52,7 +52,7 @@ async function correctedQueries(ctx: Ctx, queries: string[], index?: SuggestInde
   const words = [...new Set(queries.flatMap((q) => q.split(' ')).filter(isCorrectable))];
   const candidates = new Map<string, TermCandidates>();
   if (index && words.every(indexableWord)) {
-    for (const word of words) candidates.set(word, termCandidates(index.catalog, word));
+    for (const word of words) candidates.set(word, termCandidates(index.vocabulary, word));
   } else if (words.length > 0) {
     const rows = await ctx.db.$queryRaw<Array<{ word: string; term: string | null; doc_count: number | null }>>`
       SELECT word, term, doc_count FROM search_term_candidates(${ctx.project.id}, ${words}::text[])`;
@@ -83,7 +83,7 @@ async function suggestablePastQueries(ctx: Ctx, popular: string[], index?: Sugge
   const corrected = await correctedQueries(ctx, plain, index);
   const words = [...new Set(corrected.flatMap((q) => q.split(' ')).filter((w) => !STOP_WORDS.has(w)))];
   const { known, blocked } = index
-    ? { known: knownTerms(index.catalog, words), blocked: index.past.blocked }
+    ? { known: knownTerms(index.vocabulary, words), blocked: index.past.blocked }
     : await readKnownAndBlocked(ctx, words, corrected);
   return corrected.filter(
     (q) => !blocked.has(q) && q.split(' ').every((w) => STOP_WORDS.has(w) || known.has(w)) && isSafeSuggestionText(q),
@@ -145,7 +145,7 @@ async function computeSuggestions(ctx: Ctx, prefix: string, limit: number, useIn
     typoCheck: last !== undefined && last.length >= TYPO_FROM && isCorrectable(last),
   };
   // The process's index answers when it is exact and every typed word is one it answers exactly for.
-  const index = useIndex && words.every(indexableWord) ? suggestIndexOf(ctx, SUGGEST_MIN_CLIENTS) : undefined;
+  const index = useIndex && words.every(indexableWord) ? await suggestIndexOf(ctx, SUGGEST_MIN_CLIENTS) : undefined;
   const read = (given: SuggestInput): Promise<SuggestReads> | SuggestReads =>
     index && given.alternatives.every(indexableWord)
       ? readSuggestionsFromIndex(index, given)

@@ -5,6 +5,7 @@ import type { Ctx } from '../../shared/context.js';
 import { listPage } from '../../shared/list-page.js';
 import { findOwned } from '../../shared/owned.js';
 import { toStoreEventResource } from './store-events.mappers.js';
+import { deleteExpiredEvents } from './store-events.sql.js';
 
 type StoreEventListQuery = NonNullable<operations['listStoreEvents']['parameters']['query']>;
 
@@ -35,11 +36,6 @@ export async function getStoreEvent(ctx: Ctx, id: string): Promise<StoreEvent> {
 export const STORE_EVENT_RETENTION_DAYS = { free: 7, pro: 90 } as const;
 
 /** Deletes store events older than their project's plan keeps them, in every project; returns how many. */
-export async function purgeStoreEvents(db: Database): Promise<number> {
-  return db.$executeRaw`
-    DELETE FROM store_events e
-    USING projects p
-    WHERE e.project_id = p.id
-      AND e.created_at < now() - make_interval(days => CASE WHEN p.plan = 'pro'
-        THEN ${STORE_EVENT_RETENTION_DAYS.pro}::int ELSE ${STORE_EVENT_RETENTION_DAYS.free}::int END)`;
+export function purgeStoreEvents(db: Database): Promise<number> {
+  return deleteExpiredEvents(db, STORE_EVENT_RETENTION_DAYS);
 }

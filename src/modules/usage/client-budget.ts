@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Database } from '../../db/client.js';
+import { takeOne } from './usage.sql.js';
 
 /**
  * Takes one request from a per-client budget of the project's current minute (`key` names the client: an
@@ -13,12 +14,7 @@ export async function takeClientBudget(
   limit: number,
   minuteStart: Date,
 ): Promise<boolean> {
-  const rows = await db.$queryRaw<Array<{ used: number }>>`
-    INSERT INTO rate_windows AS w (project_id, kind, window_start, used, last_grant)
-    VALUES (${projectId}, ${key}, ${minuteStart}, 1, 1)
-    ON CONFLICT (project_id, kind, window_start) DO UPDATE SET used = w.used + 1, last_grant = 1
-    WHERE w.used < ${limit}
-    RETURNING used`;
+  const rows = await takeOne(db, projectId, key, limit, minuteStart);
   return rows.length > 0;
 }
 

@@ -1,6 +1,7 @@
 import type { Database } from '../../db/client.js';
 import type { Project } from '../../generated/prisma/client.js';
 import { StorefrontClients } from './storefront-clients.js';
+import { grantWindows } from './usage.sql.js';
 import { leaseBlock, windowsAt, type Windows } from './windows.js';
 
 type Kind = 'minute' | 'month';
@@ -180,19 +181,7 @@ export class RateLimiter {
     for (const kind of kinds) lease.unspent[kind] = 0;
     // Atomic per row: the grant is computed from the row's `used` under its lock (less what this process gives
     // back, `ret`), never past the limit.
-    const rows = await this.db.$queryRaw<Array<{ kind: string; used: number; last_grant: number }>>`
-      WITH req AS (
-        SELECT * FROM unnest(${request.map((r) => r.kind)}::text[], ${request.map((r) => r.start)}::timestamptz[],
-                             ${request.map((r) => r.block)}::int[], ${request.map((r) => r.limit)}::int[],
-                             ${request.map((r) => r.unspent)}::int[]) AS t(kind, start, block, lim, ret)
-      )
-      INSERT INTO rate_windows AS w (project_id, kind, window_start, used, last_grant)
-      SELECT ${project.id}, kind, start, LEAST(block, lim), LEAST(block, lim) FROM req
-      ON CONFLICT (project_id, kind, window_start) DO UPDATE
-      SET used = GREATEST(w.used - (SELECT ret FROM req WHERE req.kind = EXCLUDED.kind), 0)
-                 + LEAST((SELECT block FROM req WHERE req.kind = EXCLUDED.kind), GREATEST((SELECT lim FROM req WHERE req.kind = EXCLUDED.kind) - GREATEST(w.used - (SELECT ret FROM req WHERE req.kind = EXCLUDED.kind), 0), 0)),
-          last_grant = LEAST((SELECT block FROM req WHERE req.kind = EXCLUDED.kind), GREATEST((SELECT lim FROM req WHERE req.kind = EXCLUDED.kind) - GREATEST(w.used - (SELECT ret FROM req WHERE req.kind = EXCLUDED.kind), 0), 0))
-      RETURNING kind, used, last_grant`;
+    const rows = await grantWindows(this.db, project.id, request);
     for (const row of rows) {
       const kind: Kind = row.kind === 'month' ? 'month' : 'minute';
       // Leased under a limit changed meanwhile (another request saw the new one): it goes back on the next refill.

@@ -1,6 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import type { Database } from '../../db/client.js';
 import type { Project } from '../../generated/prisma/client.js';
+import { grantClientWindow } from './usage.sql.js';
 import type { Windows } from './windows.js';
 
 /** What one process holds of one storefront client's share in the current minute. */
@@ -139,14 +140,7 @@ export class StorefrontClients {
     const block = clientBlock(limit, lease.used - unspent);
     lease.unspent = 0;
     // Atomic: the grant is computed from the row's `used` (less what this process gives back) under its lock.
-    const [row] = await this.db.$queryRaw<Array<{ used: number; last_grant: number }>>`
-      INSERT INTO rate_windows AS w (project_id, kind, window_start, used, last_grant)
-      VALUES (${projectId}, ${key}, ${windows.minuteStart}, LEAST(${block}::int, ${limit}::int), LEAST(${block}::int, ${limit}::int))
-      ON CONFLICT (project_id, kind, window_start) DO UPDATE
-      SET used = GREATEST(w.used - ${unspent}::int, 0)
-                 + LEAST(${block}::int, GREATEST(${limit}::int - GREATEST(w.used - ${unspent}::int, 0), 0)),
-          last_grant = LEAST(${block}::int, GREATEST(${limit}::int - GREATEST(w.used - ${unspent}::int, 0), 0))
-      RETURNING used, last_grant`;
+    const row = await grantClientWindow(this.db, projectId, key, windows.minuteStart, { block, limit, unspent });
     // Leased under a share changed meanwhile: it goes back on the next refill.
     if (lease.limit === limit) lease.left += row.last_grant;
     else lease.unspent += row.last_grant;

@@ -27,7 +27,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Tx } from '../../db/client.js';
 import type { JobSender } from '../../shared/job-types.js';
-import { WAKE_CHANNEL } from './wake-listener.js';
+import {
+  notifySenders,
+  rewakeDueDeliveries,
+  rewakeLapsedDeliveries,
+  rewakeOrphanedDeliveries,
+  type WokenRow,
+} from './webhook-queue.sql.js';
 
 /**
  * How long a claimed delivery may go without an outcome before others count its attempt dead: claimed
@@ -58,7 +64,7 @@ export const newWakeJobId = (): string => randomUUID();
  */
 export async function sendWakeUps(tx: Tx, jobs: JobSender, wakeUps: WakeUp[], notified = false): Promise<void> {
   if (wakeUps.length === 0) return;
-  if (!notified && wakeUps.some((wake) => !wake.at)) await tx.$executeRaw`SELECT pg_notify(${WAKE_CHANNEL}, '')`;
+  if (!notified && wakeUps.some((wake) => !wake.at)) await notifySenders(tx);
   await jobs.enqueueMany(
     tx,
     WAKE_QUEUE,
@@ -69,12 +75,6 @@ export async function sendWakeUps(tx: Tx, jobs: JobSender, wakeUps: WakeUp[], no
   );
 }
 
-interface WokenRow {
-  id: string;
-  subscription_id: string;
-  wake_job_id: string;
-}
-
 const toWakeUps = (rows: WokenRow[]): WakeUp[] =>
   rows.map((row) => ({ deliveryId: row.id, subscriptionId: row.subscription_id, jobId: row.wake_job_id }));
 
@@ -83,11 +83,7 @@ const toWakeUps = (rows: WokenRow[]): WakeUp[] =>
  * live lease): what a paused subscription held back once it is active again.
  */
 export async function wakeDueDeliveries(tx: Tx, jobs: JobSender, subscriptionId: string): Promise<number> {
-  const rows = await tx.$queryRaw<WokenRow[]>`
-    UPDATE webhook_deliveries SET wake_job_id = gen_random_uuid(), lease_until = NULL, updated_at = now()
-    WHERE subscription_id = ${subscriptionId} AND status IN ('pending', 'failed') AND next_attempt_at <= now()
-      AND (lease_until IS NULL OR lease_until < now())
-    RETURNING id, subscription_id, wake_job_id::text`;
+  const rows = await rewakeDueDeliveries(tx, subscriptionId);
   await sendWakeUps(tx, jobs, toWakeUps(rows));
   return rows.length;
 }
@@ -100,26 +96,8 @@ const SWEEP_LIMIT = 5_000;
  * deliveries whose wake-up job is gone from pg-boss. Returns how many it woke.
  */
 export async function sweepDeliveries(tx: Tx, jobs: JobSender): Promise<number> {
-  const lapsed = await tx.$queryRaw<WokenRow[]>`
-    UPDATE webhook_deliveries SET wake_job_id = gen_random_uuid(), lease_until = NULL, updated_at = now()
-    WHERE id IN (
-      SELECT d.id FROM webhook_deliveries d JOIN webhook_subscriptions s ON s.id = d.subscription_id
-      WHERE d.lease_until < now() AND d.status IN ('pending', 'failed') AND s.status = 'active'
-      LIMIT ${SWEEP_LIMIT})
-    RETURNING id, subscription_id, wake_job_id::text`;
-  // pgboss.job is pg-boss 12's job table (schema of src/jobs/queue.ts); its states below `completed`
-  // are the ones that will still run. A minute of grace leaves wake-ups that are merely busy alone.
-  const orphaned = await tx.$queryRaw<WokenRow[]>`
-    UPDATE webhook_deliveries SET wake_job_id = gen_random_uuid(), updated_at = now()
-    WHERE id IN (
-      SELECT d.id FROM webhook_deliveries d JOIN webhook_subscriptions s ON s.id = d.subscription_id
-      WHERE d.status IN ('pending', 'failed') AND d.next_attempt_at < now() - interval '1 minute'
-        AND d.lease_until IS NULL AND s.status = 'active'
-        AND NOT EXISTS (
-          SELECT 1 FROM pgboss.job j
-          WHERE j.name = ${WAKE_QUEUE} AND j.id = d.wake_job_id AND j.state IN ('created', 'retry', 'active'))
-      LIMIT ${SWEEP_LIMIT})
-    RETURNING id, subscription_id, wake_job_id::text`;
+  const lapsed = await rewakeLapsedDeliveries(tx, SWEEP_LIMIT);
+  const orphaned = await rewakeOrphanedDeliveries(tx, WAKE_QUEUE, SWEEP_LIMIT);
   const wakeUps = toWakeUps([...lapsed, ...orphaned]);
   await sendWakeUps(tx, jobs, wakeUps);
   return wakeUps.length;

@@ -3,7 +3,7 @@ import type { StoreEvent } from '../../generated/prisma/client.js';
 import type { Ctx } from '../../shared/context.js';
 import { newId } from '../../shared/ids.js';
 import { newWakeJobId, sendWakeUps } from './delivery-queue.js';
-import { WAKE_CHANNEL } from './wake-listener.js';
+import { insertEventDeliveries, listenedEventTypes, lockListeningSubscriptions } from './webhook-queue.sql.js';
 
 /** The body every delivery of an event sends: `{id, type, created_at, data}`, serialized once. */
 export function eventBody(
@@ -26,10 +26,7 @@ export async function webhookFanOut(tx: Tx, ctx: Ctx, event: StoreEvent, payload
   if (!(await mayHaveSubscribers(tx, ctx, event.type))) return;
   // FOR KEY SHARE: a subscription deleted concurrently either waits for this write or is not seen, so
   // the delivery rows never point at a deleted subscription.
-  const subscriptions = await tx.$queryRaw<Array<{ id: string }>>`
-    SELECT id FROM webhook_subscriptions
-    WHERE project_id = ${ctx.project.id} AND status = 'active' AND ${event.type} = ANY(events)
-    ORDER BY id FOR KEY SHARE`;
+  const subscriptions = await lockListeningSubscriptions(tx, ctx.project.id, event.type);
   if (subscriptions.length === 0) return;
   const projectId = ctx.project.id;
   const eventId = newId('evt_');
@@ -40,14 +37,12 @@ export async function webhookFanOut(tx: Tx, ctx: Ctx, event: StoreEvent, payload
   }));
   // The event body, its deliveries and the NOTIFY that wakes the senders on commit, in one statement
   // (every API write with subscribers pays for it).
-  await tx.$executeRaw`
-    WITH event AS (
-      INSERT INTO webhook_events (id, project_id, type, body, created_at)
-      VALUES (${eventId}, ${projectId}, ${event.type}, ${eventBody(eventId, event, payload)}, ${event.createdAt}))
-    INSERT INTO webhook_deliveries (id, project_id, subscription_id, event_id, event_type, status, next_attempt_at, wake_job_id, created_at, updated_at)
-    SELECT v.id, ${projectId}, v.subscription_id, ${eventId}, ${event.type}, 'pending', ${event.createdAt}, v.wake_job_id, now(), now()
-    FROM jsonb_to_recordset(${JSON.stringify(deliveries)}::jsonb) AS v(id text, subscription_id text, wake_job_id uuid),
-      (SELECT pg_notify(${WAKE_CHANNEL}, '')) AS wake`;
+  const body = eventBody(eventId, event, payload);
+  await insertEventDeliveries(
+    tx,
+    { id: eventId, projectId, type: event.type, body, createdAt: event.createdAt },
+    deliveries,
+  );
   const wakeUps = deliveries.map((d) => ({
     deliveryId: d.id,
     subscriptionId: d.subscription_id,
@@ -72,8 +67,7 @@ export async function mayHaveSubscribers(tx: Database | Tx, ctx: Ctx, type: stri
   const read = async () => {
     // Through the write's transaction: another pool connection could wait forever while every connection
     // holds a transaction waiting for one.
-    const rows = await tx.$queryRaw<Array<{ type: string }>>`
-      SELECT DISTINCT unnest(events) AS type FROM webhook_subscriptions WHERE project_id = ${ctx.project.id} AND status = 'active'`;
+    const rows = await listenedEventTypes(tx, ctx.project.id);
     return new Set(rows.map((row) => row.type));
   };
   const types = await ctx.caches.webhookEventTypes.get(ctx.project.id, 'active', [SUBSCRIPTIONS], read);

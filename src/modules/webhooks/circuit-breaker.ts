@@ -5,6 +5,7 @@ import { recordEmail } from '../platform/index.js';
 import { recordEvent } from '../store-events/index.js';
 import type { AttemptOutcome } from './attempt.js';
 import { toWebhookResource } from './webhooks.mappers.js';
+import { clearFailingSince, markFailingSince } from './webhooks.sql.js';
 
 /** An answer meaning the receiver is gone for good: its subscription is paused at once. */
 export const GONE_STATUS = 410;
@@ -53,21 +54,9 @@ export async function settleSubscriptions(
   const failing = [...tallies]
     .filter(([, t]) => !t.anyOk)
     .map(([id, t]) => ({ id, since: t.firstFailure!.toISOString() }));
-  if (healthy.length > 0) {
-    await tx.$executeRaw`UPDATE webhook_subscriptions SET failing_since = NULL WHERE id = ANY(${healthy}) AND failing_since IS NOT NULL`;
-  }
-  let worn: string[] = [];
-  if (failing.length > 0) {
-    await tx.$executeRaw`
-      UPDATE webhook_subscriptions s SET failing_since = v.since
-      FROM jsonb_to_recordset(${JSON.stringify(failing)}::jsonb) AS v(id text, since timestamptz)
-      WHERE s.id = v.id AND s.failing_since IS NULL`;
-    const cutoff = new Date(now.getTime() - FAILING_DAYS * DAY_MS);
-    const rows = await tx.$queryRaw<Array<{ id: string }>>`
-      SELECT id FROM webhook_subscriptions
-      WHERE id = ANY(${failing.map((f) => f.id)}) AND status = 'active' AND failing_since <= ${cutoff}`;
-    worn = rows.map((row) => row.id);
-  }
+  if (healthy.length > 0) await clearFailingSince(tx, healthy);
+  const worn =
+    failing.length > 0 ? await markFailingSince(tx, failing, new Date(now.getTime() - FAILING_DAYS * DAY_MS)) : [];
   for (const [id, t] of tallies) if (t.gone) await pauseSubscription(tx, deps, id, 'gone');
   for (const id of worn) if (!tallies.get(id)!.gone) await pauseSubscription(tx, deps, id, 'failing');
 }

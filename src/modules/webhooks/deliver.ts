@@ -2,8 +2,8 @@ import type { Database } from '../../db/client.js';
 import type { JobDeps } from '../../shared/job-definition.js';
 import type { JobPayloads } from '../../shared/job-types.js';
 import { attemptDelivery, type ClaimedDelivery } from './attempt.js';
-import { LEASE_SECONDS } from '../webhook-queue/index.js';
 import { recordOutcomes } from './outcomes.js';
+import { claimDueDeliveries } from './webhooks.sql.js';
 
 /**
  * Claims the deliveries among `ids` that are due (pending or failed, next attempt come, no live lease,
@@ -12,15 +12,7 @@ import { recordOutcomes } from './outcomes.js';
  */
 export async function claimDeliveries(db: Database, ids: string[]): Promise<ClaimedDelivery[]> {
   if (ids.length === 0) return [];
-  return db.$queryRaw<ClaimedDelivery[]>`
-    UPDATE webhook_deliveries d
-    SET lease_until = now() + make_interval(secs => ${LEASE_SECONDS}), updated_at = now()
-    FROM webhook_subscriptions s, webhook_events e
-    WHERE d.id = ANY(${[...new Set(ids)]}) AND s.id = d.subscription_id AND e.id = d.event_id
-      AND s.status = 'active' AND d.status IN ('pending', 'failed') AND d.next_attempt_at <= now()
-      AND (d.lease_until IS NULL OR d.lease_until < now())
-    RETURNING d.id, d.project_id, d.subscription_id, d.event_id, d.attempt_count, d.lease_until, s.url, s.secret,
-      CASE WHEN s.previous_secret_expires_at > now() THEN s.previous_secret END AS previous_secret, e.body`;
+  return claimDueDeliveries(db, ids);
 }
 
 /**

@@ -7,6 +7,7 @@ import { writeTx } from '../../shared/write.js';
 import { newWakeJobId, sendWakeUps } from '../webhook-queue/index.js';
 import { findWebhook } from './subscriptions.service.js';
 import { toDeliveryResource } from './webhooks.mappers.js';
+import { lockDelivery, requeueDelivery, requeueFailedDeliveries } from './webhooks.sql.js';
 
 type DeliveryListQuery = NonNullable<operations['listWebhookDeliveries']['parameters']['query']>;
 
@@ -40,15 +41,10 @@ export async function retryDelivery(ctx: Ctx, webhookId: string, deliveryId: str
     const subscription = await findWebhook(ctx, tx, webhookId);
     if (subscription.status !== 'active') throw pausedError();
     const jobId = newWakeJobId();
-    const rows = await tx.$queryRaw<Array<{ id: string; leased: boolean }>>`
-      SELECT id, (lease_until IS NOT NULL AND lease_until > now()) AS leased
-      FROM webhook_deliveries WHERE id = ${deliveryId} AND subscription_id = ${webhookId} FOR UPDATE`;
-    if (rows.length === 0) throw notFound('Delivery not found.');
-    if (rows[0].leased) throw conflict('An attempt of this delivery is in progress. Try again in a few seconds.');
-    await tx.$executeRaw`
-      UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = now(), lease_until = NULL,
-        wake_job_id = ${jobId}::uuid, updated_at = now()
-      WHERE id = ${deliveryId}`;
+    const delivery = await lockDelivery(tx, webhookId, deliveryId);
+    if (!delivery) throw notFound('Delivery not found.');
+    if (delivery.leased) throw conflict('An attempt of this delivery is in progress. Try again in a few seconds.');
+    await requeueDelivery(tx, deliveryId, jobId);
     await sendWakeUps(tx, ctx.jobs, [{ deliveryId, subscriptionId: webhookId, jobId }]);
     return tx.webhookDelivery.findUniqueOrThrow({ where: { id: deliveryId } });
   });
@@ -63,11 +59,7 @@ export async function recoverDeliveries(ctx: Ctx, webhookId: string, since: stri
   return writeTx(ctx, {}, async (tx) => {
     const subscription = await findWebhook(ctx, tx, webhookId);
     if (subscription.status !== 'active') throw pausedError();
-    const rows = await tx.$queryRaw<Array<{ id: string; wake_job_id: string }>>`
-      UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = now(), wake_job_id = gen_random_uuid(), updated_at = now()
-      WHERE subscription_id = ${webhookId} AND status IN ('failed', 'abandoned') AND created_at >= ${new Date(since)}
-        AND (lease_until IS NULL OR lease_until < now())
-      RETURNING id, wake_job_id::text`;
+    const rows = await requeueFailedDeliveries(tx, webhookId, new Date(since));
     await sendWakeUps(
       tx,
       ctx.jobs,

@@ -7,10 +7,12 @@ import { newId } from '../../shared/ids.js';
 import { listPage, type SortColumns } from '../../shared/list-page.js';
 import { findOwned } from '../../shared/owned.js';
 import { writeTx } from '../../shared/write.js';
+import { notYetEmitted, type EventType } from '../store-events/index.js';
 import { subscriptionsWritten, wakeDueDeliveries } from '../webhook-queue/index.js';
 import { newSigningSecret } from './signing.js';
 import { subscriptionUrlProblem } from './subscription-url.js';
 import { toWebhookResource } from './webhooks.mappers.js';
+import { rotateSecret } from './webhooks.sql.js';
 
 type WebhookCreate = components['schemas']['WebhookCreate'];
 type WebhookUpdate = components['schemas']['WebhookUpdate'];
@@ -28,18 +30,35 @@ function checkUrl(url: string, policy: TargetPolicy): void {
   if (problem) throw invalidField('url', problem);
 }
 
+/** 400 on the first event type that no operation emits yet (store-events' NOT_YET_EMITTED), saying why. */
+function checkEvents(events: readonly EventType[] | undefined): void {
+  events?.forEach((type, index) => {
+    const reason = notYetEmitted(type);
+    if (reason) {
+      throw invalidField(
+        `events[${index}]`,
+        `${type} cannot be subscribed to yet: no operation emits it (${reason}). Subscribe to it once it is emitted.`,
+      );
+    }
+  });
+}
+
 /** The subscription of the project; 404 "Webhook subscription not found." otherwise. */
 export async function findWebhook(ctx: Ctx, db: Database | Tx, id: string): Promise<WebhookSubscription> {
   return findOwned(ctx, db.webhookSubscription, id, 'Webhook subscription not found.');
 }
 
-/** Creates a subscription with a new signing secret; 400 on a URL that is not https or names a non-public IP address. */
+/**
+ * Creates a subscription with a new signing secret; 400 on a URL that is not https or names a non-public IP address,
+ * and on an event type no operation emits yet.
+ */
 export async function createWebhook(
   ctx: Ctx,
   input: WebhookCreate,
   policy: TargetPolicy,
 ): Promise<WebhookSubscription> {
   checkUrl(input.url, policy);
+  checkEvents(input.events);
   try {
     return await ctx.db.webhookSubscription.create({
       data: {
@@ -69,7 +88,8 @@ export async function listWebhooks(ctx: Ctx, query: WebhookListQuery) {
 
 /**
  * Applies the fields sent (`events` replaces the array). Pausing holds the subscription's queued
- * deliveries; making it active again wakes those that are due, in the same transaction.
+ * deliveries; making it active again wakes those that are due, in the same transaction. An event type no
+ * operation emits yet answers 400.
  */
 export async function updateWebhook(
   ctx: Ctx,
@@ -78,6 +98,7 @@ export async function updateWebhook(
   policy: TargetPolicy,
 ): Promise<WebhookSubscription> {
   if (input.url !== undefined) checkUrl(input.url, policy);
+  checkEvents(input.events);
   return writeTx(ctx, {}, async (tx) => {
     const before = await findWebhook(ctx, tx, id);
     const after = await tx.webhookSubscription.update({
@@ -113,14 +134,7 @@ export async function rotateWebhookSecret(
 ): Promise<{ secret: string; previousSecretExpiresAt: Date | null }> {
   await findWebhook(ctx, ctx.db, id);
   const secret = newSigningSecret();
-  const [rotated] = await ctx.db.$queryRaw<Array<{ previous_secret_expires_at: Date | null }>>`
-    UPDATE webhook_subscriptions
-    SET previous_secret = CASE WHEN ${overlapSeconds}::int > 0 THEN secret END,
-        previous_secret_expires_at = CASE WHEN ${overlapSeconds}::int > 0
-          THEN date_trunc('milliseconds', now()) + make_interval(secs => ${overlapSeconds}::int) END,
-        secret = ${secret}, updated_at = now()
-    WHERE id = ${id} AND project_id = ${ctx.project.id}
-    RETURNING previous_secret_expires_at`;
+  const rotated = await rotateSecret(ctx.db, ctx.project.id, id, secret, overlapSeconds);
   if (!rotated) throw notFound('Webhook subscription not found.');
   return { secret, previousSecretExpiresAt: rotated.previous_secret_expires_at };
 }

@@ -6,6 +6,7 @@ import { newId } from '../../shared/ids.js';
 import { writeTx } from '../../shared/write.js';
 import { newWakeJobId, sendWakeUps, WAKE_CHANNEL } from '../webhook-queue/index.js';
 import { findWebhook } from './subscriptions.service.js';
+import { insertTestDelivery } from './webhooks.sql.js';
 
 type EventType = components['schemas']['EventType'];
 
@@ -32,15 +33,12 @@ export async function sendTestEvent(ctx: Ctx, webhookId: string, type: EventType
     const deliveryId = newId('whd_');
     const jobId = newWakeJobId();
     const now = new Date();
-    await tx.$executeRaw`
-      WITH event AS (
-        INSERT INTO webhook_events (id, project_id, type, body, created_at)
-        VALUES (${eventId}, ${ctx.project.id}, ${type}, ${testEventBody(eventId, type, now)}, ${now}))
-      INSERT INTO webhook_deliveries (id, project_id, subscription_id, event_id, event_type, status, next_attempt_at,
-        wake_job_id, test, created_at, updated_at)
-      SELECT ${deliveryId}, ${ctx.project.id}, ${webhookId}, ${eventId}, ${type}, 'pending', ${now},
-        ${jobId}::uuid, true, now(), now()
-      FROM (SELECT pg_notify(${WAKE_CHANNEL}, '')) AS wake`;
+    const body = testEventBody(eventId, type, now);
+    await insertTestDelivery(
+      tx,
+      { eventId, deliveryId, projectId: ctx.project.id, webhookId, type, body, jobId, now },
+      WAKE_CHANNEL,
+    );
     await sendWakeUps(tx, ctx.jobs, [{ deliveryId, subscriptionId: webhookId, jobId }], true);
     return tx.webhookDelivery.findUniqueOrThrow({ where: { id: deliveryId } });
   });

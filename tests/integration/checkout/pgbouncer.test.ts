@@ -1,38 +1,17 @@
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { describe, expect, test } from '@jest/globals';
 import { createProduct } from '../../factories/catalog.factory.js';
 import { BERLIN, startCheckout } from '../../factories/checkout.factory.js';
 import { storefront } from '../../factories/customer-auth.factory.js';
-import { createProject, type CreatedProject } from '../../factories/project.factory.js';
-import { createTestDatabase } from '../../setup/database.js';
-import { startPgBouncer, type RunningPgBouncer } from '../../setup/pgbouncer.js';
-import { startTestApp, type TestApp } from '../../setup/test-app.js';
+import { usePooledApps } from '../../setup/pooled-apps.js';
 
 // Two app processes on one database through PgBouncer in transaction mode with a small server pool, as
 // tests/integration/db/pgbouncer.test.ts runs them: the last units are sold once across both.
 
-let bouncer: RunningPgBouncer;
-let database: Awaited<ReturnType<typeof createTestDatabase>>;
-let a: TestApp;
-let b: TestApp;
-let store: CreatedProject;
-beforeAll(async () => {
-  database = await createTestDatabase();
-  bouncer = await startPgBouncer(process.env.TEST_ADMIN_URL!, { poolSize: 3 });
-  const pooled = bouncer.url(database.directUrl);
-  const config = { databaseUrl: pooled, databaseDirectUrl: database.directUrl };
-  a = await startTestApp({ databaseUrl: pooled, config });
-  b = await startTestApp({ databaseUrl: pooled, config });
-  store = await createProject(a, { payment_provider: 'test', checkouts_per_ip_per_minute: 1_000_000 });
-}, 60_000);
-afterAll(async () => {
-  await b?.close();
-  await a?.close();
-  await bouncer?.stop();
-  await database?.drop();
-});
+const pooled = usePooledApps({ payment_provider: 'test', checkouts_per_ip_per_minute: 1_000_000 });
 
 describe('completeCheckout behind PgBouncer, two processes', () => {
   test('50 concurrent completions for the last 5 units: 5 orders, 45 answer 409 out_of_stock, nothing left held', async () => {
+    const { a, b, store } = pooled;
     const api = a.client(store.keys.secret_test.token);
     const product = await createProduct(api, { variants: [{ title: 'Last ones', price: 2500 }] });
     const variantId = product.variants[0].id;

@@ -170,7 +170,14 @@ describe('listCurrentCustomerOrders', () => {
       'tracking_url',
       'updated_at',
     ]);
-    expect(Object.keys(seen.refunds[0]).sort()).toEqual(['amount', 'created_at', 'currency', 'id', 'line_items']);
+    expect(Object.keys(seen.refunds[0]).sort()).toEqual([
+      'amount',
+      'created_at',
+      'currency',
+      'id',
+      'line_items',
+      'store_credit_amount',
+    ]);
     expect(JSON.stringify(seen)).not.toContain('Suspected reseller');
     expect(JSON.stringify(seen)).not.toContain(location);
 

@@ -1,23 +1,17 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import type { Browser } from 'puppeteer-core';
 import { openapiJson } from '../../../src/generated/document.js';
+import { launchChromium, timeToInteractive } from '../../setup/docs-page.js';
 import { useStore } from '../../setup/store.js';
 
-// Debian's chromium package; .ci/run installs it when missing.
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const artifacts = path.resolve(import.meta.dirname, '../../artifacts');
 
 const store = useStore();
 let browser: Browser;
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM))
-    throw new Error(`No Chromium at ${CHROMIUM}: install it (apt-get install chromium) or set CHROMIUM_PATH.`);
-  browser = await puppeteer.launch({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
-  });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();
@@ -27,48 +21,6 @@ const spec = JSON.parse(openapiJson) as {
   tags: Array<{ name: string }>;
   paths: Record<string, Record<string, { operationId?: string; tags?: string[] }>>;
 };
-const tagCount = new Set(
-  Object.values(spec.paths).flatMap((item) => Object.values(item).flatMap((op) => op.tags?.slice(0, 1) ?? [])),
-).size;
-
-/** Clicks the element `selector` names until `done` names something (a click can land on a node being re-rendered). */
-async function clickUntil(page: Page, selector: string, done: string): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
-    if (!(await page.$(done))) await page.click(selector);
-    try {
-      await page.waitForSelector(done, { timeout: 5_000 });
-      return;
-    } catch (error) {
-      if (attempt === 3) throw error;
-    }
-  }
-}
-
-/**
- * One first visit of /docs in a fresh browser context (empty cache): the wall-clock milliseconds from asking for
- * the page until it is interactive, which here means: every tag of the document is listed, a click on a tag
- * (`service`) lists its operations, and a click on one of them (`getHealth`) opens it with its "Try it out" button.
- */
-async function timeToInteractive(): Promise<number> {
-  const context = await browser.createBrowserContext();
-  try {
-    const page = await context.newPage();
-    await page.setViewport({ width: 1280, height: 1000 });
-    const started = performance.now();
-    await page.goto(`${store.app.baseUrl}/docs`, { waitUntil: 'domcontentloaded' });
-    await page.waitForFunction(`document.querySelectorAll('.opblock-tag').length >= ${tagCount}`, { timeout: 30_000 });
-    await clickUntil(page, '.opblock-tag[data-tag="service"]', '#operations-service-getHealth');
-    await clickUntil(
-      page,
-      '#operations-service-getHealth .opblock-summary-control',
-      '#operations-service-getHealth.is-open .try-out__btn',
-    );
-    return performance.now() - started;
-  } finally {
-    await context.close();
-  }
-}
-
 describe('GET /docs', () => {
   test('is interactive within 10 s of a first visit (median of three, each with an empty browser cache; 1.7-3 s on a quiet machine)', async () => {
     // The first of the three is also the server's first visitor (it compresses the page, assets and document
@@ -76,7 +28,7 @@ describe('GET /docs', () => {
     // a benchmark's to measure: the bound catches the slow page this replaced (11-25 s) while jest runs suites in
     // parallel (4.8 s measured then); the times printed are the figure (1.7-3.0 s on this 2-CPU machine alone).
     const times: number[] = [];
-    for (let visit = 0; visit < 3; visit++) times.push(await timeToInteractive());
+    for (let visit = 0; visit < 3; visit++) times.push(await timeToInteractive(browser, store.app.baseUrl));
     console.log(`/docs time to interactive, ms: ${times.map((ms) => Math.round(ms)).join(', ')}`);
     expect(times.sort((a, b) => a - b)[1]).toBeLessThan(10_000);
   }, 120_000);

@@ -298,6 +298,25 @@ describe('idempotency middleware on project-scoped creates', () => {
     expect((await create(keys.secret_test.token, 'in-flight')).status).toBe(201);
   });
 
+  test('a request finding its key busy waits up to a second: when the first finishes meanwhile, it gets its answer', async () => {
+    const { keys } = await createProject(app);
+    let release!: () => void;
+    let reached!: () => void;
+    const inHandler = new Promise<void>((resolve) => (reached = resolve));
+    gate = { reached, released: new Promise((resolve) => (release = resolve)) };
+    const first = create(keys.secret_test.token, 'briefly-busy');
+    await inHandler;
+    const second = create(keys.secret_test.token, 'briefly-busy');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    release();
+    gate = undefined;
+    const [firstAnswer, secondAnswer] = await Promise.all([first, second]);
+    expect(firstAnswer.status).toBe(201);
+    expect(secondAnswer.status).toBe(201);
+    expect(secondAnswer.headers.get('idempotent-replayed')).toBe('true');
+    expect(await json(secondAnswer)).toEqual(await json(firstAnswer));
+  });
+
   test('a key left running by a request whose process died is taken over at once, not after a lease', async () => {
     const { project, keys } = await createProject(app);
     // What a killed process leaves: the key claimed, its transaction (and row lock) gone with the connection.

@@ -1,6 +1,7 @@
 import { expect } from '@jest/globals';
 import { createProduct } from '../../factories/catalog.factory.js';
 import { createCompany } from '../../factories/company.factory.js';
+import { createPurchaseOrder } from '../../factories/purchase-order.factory.js';
 import { GOOD_PASSWORD, registerCustomer, signedIn, storefront } from '../../factories/customer-auth.factory.js';
 import { createGroup } from '../../factories/customer-group.factory.js';
 import { createCustomer } from '../../factories/customer.factory.js';
@@ -44,7 +45,7 @@ export const SHARED_SLUG = 'rating';
  * Creates a project and fills it through the API with one of every resource: locations with stock, a product
  * with a variant in a collection, files, a customer with an address, a note, group membership and metafield
  * values, a company with an address and a contact, a price list with a price, a shipping zone with a rate, a webhook
- * with a delivery, a draft order with items, an order with a fulfilment, a synonym group, a merchandising rule, a
+ * with a delivery, a draft order with items, an order with a fulfilment, a purchase order, a navigation menu, a synonym group, a merchandising rule, a
  * blocked suggestion and a storefront customer with a
  * session and a pending password reset.
  */
@@ -158,6 +159,17 @@ export async function populate(app: TestApp, name: 'A' | 'B'): Promise<Tenant> {
   const zone = await createZone(api, { name: `${name} North America` });
   ids.shz = zone.id;
   ids.shr = (await createRate(api, zone.id)).id;
+
+  const purchaseOrder = await createPurchaseOrder(api, ids.loc, [[ids.var, 5]], { supplier_id: ids.comp });
+  ids.po = purchaseOrder.id;
+  ids.pol = purchaseOrder.lines[0].id;
+  const menu = await must(
+    'createNavigationMenu',
+    api.POST('/v1/navigation', {
+      body: { title: `${name} menu`, items: [{ title: 'Runners', type: 'product', target: product.id }] },
+    }),
+  );
+  ids.nav = menu.data.id;
 
   const checkout = await must(
     'createCheckout',

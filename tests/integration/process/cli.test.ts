@@ -32,7 +32,7 @@ describe('npm run bench (bench/run.ts)', () => {
     const { code, output } = await run('bench/run.ts', ['--help']);
     expect(code).toBe(0);
     expect(output).toContain(
-      'Usage: npm run bench -- [--customers N] [--search-products N] [--products N] [--completions N] [--duration S] [--connections N] [--no-write]',
+      'Usage: npm run bench -- [--customers N] [--search-products N] [--products N] [--completions N] [--checkouts N] [--duration S] [--connections N] [--no-write]',
     );
     expect(output).not.toContain('Database:'); // the first line of an actual run
   });

@@ -20,7 +20,7 @@ function readmeBlock(name: string): string {
   return match[1];
 }
 
-describe("README's first requests, storefront requests, conditional writes, after-the-order requests and storefront walkthrough", () => {
+describe("README's first requests, storefront requests, conditional writes, after-the-order requests, storefront walkthrough, suppliers and menus", () => {
   test("work as printed against npm start (only the port and DATA_DIR are this test run's)", async () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'readme-'));
     cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -39,6 +39,7 @@ describe("README's first requests, storefront requests, conditional writes, afte
       'conditional-writes',
       'after-the-order',
       'storefront-walkthrough',
+      'suppliers-and-menus',
     ])
       expect(readmeBlock(name)).not.toMatch(/127\.0\.0\.1:\d/);
     const script = readmeBlock('first-requests').replaceAll('./.data/', `${dataDir}/`);
@@ -155,6 +156,27 @@ describe("README's first requests, storefront requests, conditional writes, afte
       payments: [{ provider: 'test', status: 'succeeded' }],
     });
     expect(mine.data.map((order: { id: string }) => order.id)).toEqual([placed.data.id]);
+    // Suppliers and menus: a purchase order received in two parts moves on hand by 12; the menu read by handle.
+    const suppliers = readmeBlock('suppliers-and-menus').replaceAll('./.data/', `${dataDir}/`);
+    const stocked = await run('bash', ['-euo', 'pipefail', '-c', `curl() { command curl "$@"; echo; }\n${suppliers}`], {
+      cwd: root,
+      env: shell,
+    });
+    const [levelsBefore, partly, fully, levelsAfter, menu]: any[] = stocked.stdout
+      .trim()
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line));
+    const onHand = (levels: any) =>
+      levels.data.reduce((sum: number, level: { on_hand: number }) => sum + level.on_hand, 0);
+    expect(partly.data).toMatchObject({ status: 'partially_received', received_quantity: 5 });
+    expect(fully.data).toMatchObject({ status: 'received', received_quantity: 12, subtotal: 50400 });
+    expect(onHand(levelsAfter)).toBe(onHand(levelsBefore) + 12);
+    expect(menu.data).toMatchObject({
+      handle: 'main-menu',
+      items: [{ title: 'Shop' }, { title: 'Journal', type: 'url' }],
+    });
+    expect(menu.data.items[0].items[0].items[0]).toMatchObject({ type: 'product', handle: expect.any(String) });
     expect((await fetch(`${server.baseUrl}/docs`)).status).toBe(200);
     expect(server.output()).toContain(`${server.baseUrl}/docs`);
   }, 120_000);

@@ -5,7 +5,7 @@ import { payToken } from '../../../src/modules/draft-orders/pay-link.js';
 import { useStore } from '../../setup/store.js';
 
 // One storefront client, made from the publishable key alone, reaches every operation that takes a
-// publishable key: the catalogue, search and shipping rates as a guest and signed in, and the customer's
+// publishable key: the catalogue, search, shipping rates and menus as a guest and signed in, and the customer's
 // own operations once signed in.
 const store = useStore();
 let shop: StorefrontClient;
@@ -24,6 +24,11 @@ beforeAll(async () => {
   ids.variant = product.variants[0].id;
   const { data: collection } = await unwrap(store.api.POST('/v1/collections', { body: { title: 'Rainwear' } }));
   ids.collection = collection.id;
+  await unwrap(
+    store.api.POST('/v1/navigation', {
+      body: { title: 'Main menu', items: [{ title: 'Rainwear', type: 'collection', target: collection.id }] },
+    }),
+  );
   const zone = await unwrap(store.api.POST('/v1/shipping/zones', { body: { name: 'Domestic', countries: ['US'] } }));
   await unwrap(
     store.api.POST('/v1/shipping/zones/{id}/rates', {
@@ -48,6 +53,7 @@ const catalogue: Partial<Record<OperationId, () => Promise<{ response: Response 
   suggestSearch: () => shop.GET('/v1/search/suggest', { params: { query: { q: 'harb' } } }),
   lookupShippingRates: () =>
     shop.POST('/v1/shipping/rates', { body: { country: 'US', subtotal: 12900, currency: 'USD' } }),
+  getNavigationMenu: () => shop.GET('/v1/navigation/{id}', { params: { path: { id: 'main-menu' } } }),
 };
 const signedInOnly: Partial<Record<OperationId, () => Promise<{ response: Response }>>> = {
   getCurrentCustomer: () => shop.GET('/v1/me'),
@@ -80,6 +86,13 @@ async function ownOrdersAndAddresses(customerId: string): Promise<void> {
   const mine = await unwrap(shop.GET('/v1/me/orders/{id}', { params: { path: { id: order.data.id } } }));
   called.add('getCurrentCustomerOrder');
   expect(mine.data.line_items.map((item) => item.title)).toEqual(['Gift wrapping']);
+
+  const credit = await unwrap(shop.GET('/v1/me/store-credit'));
+  called.add('getCurrentCustomerStoreCredit');
+  expect(credit.data.balance).toBe(0);
+  const history = await unwrap(shop.GET('/v1/me/store-credit/transactions'));
+  called.add('listCurrentCustomerStoreCreditTransactions');
+  expect(history.data).toEqual([]);
 
   const address = await unwrap(
     shop.POST('/v1/me/addresses', { body: { line1: '1 Harbour Way', city: 'Portland', country: 'US' } }),

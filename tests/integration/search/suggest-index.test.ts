@@ -193,7 +193,7 @@ describe('suggest index', () => {
     await ctx.db.$executeRaw`SELECT search_reindex_products(ARRAY[${id}]::text[])`;
     // The notification makes the index stale: it is not served again until rebuilt.
     const deadline = Date.now() + 5000;
-    while (suggestIndexOf(ctx, SUGGEST_MIN_CLIENTS) && Date.now() < deadline)
+    while ((await suggestIndexOf(ctx, SUGGEST_MIN_CLIENTS)) && Date.now() < deadline)
       await new Promise((r) => setTimeout(r, 20));
     expect(await suggestIndexReady(ctx, SUGGEST_MIN_CLIENTS)).toBeDefined();
     expect(await suggest(ctx, 'womb', 5, { index: true })).toEqual([{ type: 'product', id, text: 'Wombat Lantern' }]);
@@ -214,7 +214,7 @@ describe('suggest index', () => {
     });
     expect(created.response.status).toBe(201);
     // Not served until the feed shows the write's tables; then served again as it was, without a rebuild.
-    expect(suggestIndexOf(ctx, SUGGEST_MIN_CLIENTS)).toBeUndefined();
+    expect(await suggestIndexOf(ctx, SUGGEST_MIN_CLIENTS)).toBeUndefined();
     const resumed = await suggestIndexReady(ctx, SUGGEST_MIN_CLIENTS);
     expect(resumed?.catalog).toBe(before!.catalog);
     expect(resumed?.past).toBe(before!.past);
@@ -223,6 +223,9 @@ describe('suggest index', () => {
     expect(after).toBeDefined();
     expect(after!.catalog).not.toBe(before!.catalog);
     expect(after!.past).toBe(before!.past);
+    // The vocabulary took the product's terms as a patch: the one read before is still its base.
+    expect(after!.vocabulary.base).toBe(before!.vocabulary.base);
+    expect(after!.vocabulary.changed.has('ladle')).toBe(true);
   });
 
   test("a project's index holds its own rows only", async () => {

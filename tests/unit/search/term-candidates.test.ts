@@ -1,10 +1,10 @@
 import { describe, expect, test } from '@jest/globals';
-import type { CatalogIndex } from '../../../src/modules/search/suggest-index.js';
+import type { Vocabulary } from '../../../src/modules/search/search-vocabulary.js';
 import { termCandidates } from '../../../src/modules/search/suggest-index.reads.js';
 import { compareCodePoints, trigramsOf } from '../../../src/modules/search/suggest-index.text.js';
 
-/** A catalog holding only a vocabulary (what termCandidates reads), as the suggest index builds it. */
-function vocabulary(entries: Array<[string, number]>): CatalogIndex {
+/** A vocabulary (what termCandidates reads), as search-vocabulary.ts builds it. */
+function vocabulary(entries: Array<[string, number]>): Vocabulary {
   const sorted = [...entries].sort((a, b) => compareCodePoints(a[0], b[0]));
   const lists = new Map<string, number[]>();
   sorted.forEach(([term], i) => {
@@ -16,7 +16,7 @@ function vocabulary(entries: Array<[string, number]>): CatalogIndex {
     termTrigramCounts: Int32Array.from(sorted, ([term]) => trigramsOf(term).length),
     termLengths: Int32Array.from(sorted, ([term]) => [...term].length),
     trigramTerms: new Map([...lists].map(([gram, list]) => [gram, Int32Array.from(list)])),
-  } as unknown as CatalogIndex;
+  };
 }
 
 describe('termCandidates', () => {

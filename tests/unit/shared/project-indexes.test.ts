@@ -49,4 +49,43 @@ describe('ProjectIndexes', () => {
     expect(errors.length).toBeGreaterThan(0);
     expect(errors.every((e) => (e as Error).message === 'read failed')).toBe(true);
   });
+
+  test('refresh starts applying changed rows to a held index without reading it; the read then finds it exact', async () => {
+    let version = 1;
+    const versions: IndexVersions = {
+      ...unchanging,
+      // As TableVersions answers: the feed's drops, the project's serial and writes, then each table's version.
+      versionsOf: (_projectId, tables) => [0, 0, 0, ...tables.map(() => version)],
+      rowsChanged: (_projectId, _table, from, to) => (from === 1 && to === 2 ? ['prod_1'] : undefined),
+    };
+    const indexes = new ProjectIndexes<string>(versions, {
+      maxIndexes: 10,
+      maxBytes: 100,
+      maxProjectBytes: 100,
+      sizeOf: () => 1,
+    });
+    const applied: string[][] = [];
+    const patch = {
+      table: 't',
+      apply: async (value: string, rows: string[]) => {
+        applied.push(rows);
+        return `${value}+${rows.join(',')}`;
+      },
+      compact: () => false,
+    };
+    const build = async () => 'built';
+    expect(await indexes.ready('proj_a', 'products', ['t'], build, patch)).toBe('built');
+    version = 2;
+    indexes.refresh('proj_a', 'products', ['t'], build, patch);
+    expect(applied).toEqual([['prod_1']]);
+    const { hits, misses } = indexes;
+    expect(await indexes.waitingGet('proj_a', 'products', ['t'], build, patch, 1_000)).toBe('built+prod_1');
+    // The refresh is not a read: only the read above is counted, and nothing was built again.
+    expect([indexes.hits - hits, indexes.misses - misses]).toEqual([1, 0]);
+    expect(indexes.buildsOf('proj_a', 'products')).toBe(1);
+    expect(applied).toHaveLength(1);
+    // Nothing held: refresh starts nothing (a build waits for a read).
+    indexes.refresh('proj_b', 'products', ['t'], build, patch);
+    expect(indexes.buildsOf('proj_b', 'products')).toBe(0);
+  });
 });

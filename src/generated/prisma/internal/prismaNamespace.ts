@@ -451,7 +451,12 @@ export const ModelName = {
   SearchSuggestionBlock: 'SearchSuggestionBlock',
   JobWorkerHeartbeat: 'JobWorkerHeartbeat',
   Checkout: 'Checkout',
-  CheckoutLine: 'CheckoutLine'
+  CheckoutLine: 'CheckoutLine',
+  PurchaseOrder: 'PurchaseOrder',
+  PurchaseOrderLine: 'PurchaseOrderLine',
+  NavigationMenu: 'NavigationMenu',
+  StoreCreditAccount: 'StoreCreditAccount',
+  StoreCreditTransaction: 'StoreCreditTransaction'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -467,7 +472,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "project" | "rateWindow" | "usageWarning" | "apiKey" | "location" | "idempotencyKey" | "storeEvent" | "outboxEmail" | "customer" | "customerAddress" | "customerNote" | "product" | "variant" | "collection" | "collectionProduct" | "file" | "inventoryLevel" | "inventoryReservation" | "inventoryAdjustment" | "webhookSubscription" | "webhookEvent" | "webhookDelivery" | "projectCounter" | "draftOrder" | "draftLineItem" | "order" | "fulfillment" | "refund" | "shippingZone" | "shippingRate" | "customerSession" | "refreshToken" | "passwordResetToken" | "loginThrottle" | "metafieldDefinition" | "metafieldValue" | "customerGroup" | "customerGroupMember" | "company" | "companyAddress" | "companyContact" | "priceList" | "priceListPrice" | "searchProduct" | "searchTitleWord" | "searchTerm" | "synonymGroup" | "merchandisingRule" | "searchQuery" | "searchQueryStat" | "searchQueryClient" | "searchSuggestionBlock" | "jobWorkerHeartbeat" | "checkout" | "checkoutLine"
+    modelProps: "project" | "rateWindow" | "usageWarning" | "apiKey" | "location" | "idempotencyKey" | "storeEvent" | "outboxEmail" | "customer" | "customerAddress" | "customerNote" | "product" | "variant" | "collection" | "collectionProduct" | "file" | "inventoryLevel" | "inventoryReservation" | "inventoryAdjustment" | "webhookSubscription" | "webhookEvent" | "webhookDelivery" | "projectCounter" | "draftOrder" | "draftLineItem" | "order" | "fulfillment" | "refund" | "shippingZone" | "shippingRate" | "customerSession" | "refreshToken" | "passwordResetToken" | "loginThrottle" | "metafieldDefinition" | "metafieldValue" | "customerGroup" | "customerGroupMember" | "company" | "companyAddress" | "companyContact" | "priceList" | "priceListPrice" | "searchProduct" | "searchTitleWord" | "searchTerm" | "synonymGroup" | "merchandisingRule" | "searchQuery" | "searchQueryStat" | "searchQueryClient" | "searchSuggestionBlock" | "jobWorkerHeartbeat" | "checkout" | "checkoutLine" | "purchaseOrder" | "purchaseOrderLine" | "navigationMenu" | "storeCreditAccount" | "storeCreditTransaction"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -4525,6 +4530,376 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         }
       }
     }
+    PurchaseOrder: {
+      payload: Prisma.$PurchaseOrderPayload<ExtArgs>
+      fields: Prisma.PurchaseOrderFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.PurchaseOrderFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PurchaseOrderPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.PurchaseOrderFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PurchaseOrderPayload>
+        }
+        findFirst: {
+          args: Prisma.PurchaseOrderFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PurchaseOrderPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.PurchaseOrderFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PurchaseOrderPayload>
+        }
+        findMany: {
+          args: Prisma.PurchaseOrderFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PurchaseOrderPayload>[]
+        }
+        create: {
+          args: Prisma.PurchaseOrderCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PurchaseOrderPayload>
+        }
+        createMany: {
+          args: Prisma.PurchaseOrderCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.PurchaseOrderCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PurchaseOrderPayload>[]
+        }
+        delete: {
+          args: Prisma.PurchaseOrderDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PurchaseOrderPayload>
+        }
+        update: {
+          args: Prisma.PurchaseOrderUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PurchaseOrderPayload>
+        }
+        deleteMany: {
+          args: Prisma.PurchaseOrderDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.PurchaseOrderUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.PurchaseOrderUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PurchaseOrderPayload>[]
+        }
+        upsert: {
+          args: Prisma.PurchaseOrderUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PurchaseOrderPayload>
+        }
+        aggregate: {
+          args: Prisma.PurchaseOrderAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregatePurchaseOrder>
+        }
+        groupBy: {
+          args: Prisma.PurchaseOrderGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.PurchaseOrderGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.PurchaseOrderCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.PurchaseOrderCountAggregateOutputType> | number
+        }
+      }
+    }
+    PurchaseOrderLine: {
+      payload: Prisma.$PurchaseOrderLinePayload<ExtArgs>
+      fields: Prisma.PurchaseOrderLineFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.PurchaseOrderLineFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PurchaseOrderLinePayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.PurchaseOrderLineFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PurchaseOrderLinePayload>
+        }
+        findFirst: {
+          args: Prisma.PurchaseOrderLineFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PurchaseOrderLinePayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.PurchaseOrderLineFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PurchaseOrderLinePayload>
+        }
+        findMany: {
+          args: Prisma.PurchaseOrderLineFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PurchaseOrderLinePayload>[]
+        }
+        create: {
+          args: Prisma.PurchaseOrderLineCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PurchaseOrderLinePayload>
+        }
+        createMany: {
+          args: Prisma.PurchaseOrderLineCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.PurchaseOrderLineCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PurchaseOrderLinePayload>[]
+        }
+        delete: {
+          args: Prisma.PurchaseOrderLineDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PurchaseOrderLinePayload>
+        }
+        update: {
+          args: Prisma.PurchaseOrderLineUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PurchaseOrderLinePayload>
+        }
+        deleteMany: {
+          args: Prisma.PurchaseOrderLineDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.PurchaseOrderLineUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.PurchaseOrderLineUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PurchaseOrderLinePayload>[]
+        }
+        upsert: {
+          args: Prisma.PurchaseOrderLineUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PurchaseOrderLinePayload>
+        }
+        aggregate: {
+          args: Prisma.PurchaseOrderLineAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregatePurchaseOrderLine>
+        }
+        groupBy: {
+          args: Prisma.PurchaseOrderLineGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.PurchaseOrderLineGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.PurchaseOrderLineCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.PurchaseOrderLineCountAggregateOutputType> | number
+        }
+      }
+    }
+    NavigationMenu: {
+      payload: Prisma.$NavigationMenuPayload<ExtArgs>
+      fields: Prisma.NavigationMenuFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.NavigationMenuFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$NavigationMenuPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.NavigationMenuFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$NavigationMenuPayload>
+        }
+        findFirst: {
+          args: Prisma.NavigationMenuFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$NavigationMenuPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.NavigationMenuFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$NavigationMenuPayload>
+        }
+        findMany: {
+          args: Prisma.NavigationMenuFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$NavigationMenuPayload>[]
+        }
+        create: {
+          args: Prisma.NavigationMenuCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$NavigationMenuPayload>
+        }
+        createMany: {
+          args: Prisma.NavigationMenuCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.NavigationMenuCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$NavigationMenuPayload>[]
+        }
+        delete: {
+          args: Prisma.NavigationMenuDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$NavigationMenuPayload>
+        }
+        update: {
+          args: Prisma.NavigationMenuUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$NavigationMenuPayload>
+        }
+        deleteMany: {
+          args: Prisma.NavigationMenuDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.NavigationMenuUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.NavigationMenuUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$NavigationMenuPayload>[]
+        }
+        upsert: {
+          args: Prisma.NavigationMenuUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$NavigationMenuPayload>
+        }
+        aggregate: {
+          args: Prisma.NavigationMenuAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateNavigationMenu>
+        }
+        groupBy: {
+          args: Prisma.NavigationMenuGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.NavigationMenuGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.NavigationMenuCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.NavigationMenuCountAggregateOutputType> | number
+        }
+      }
+    }
+    StoreCreditAccount: {
+      payload: Prisma.$StoreCreditAccountPayload<ExtArgs>
+      fields: Prisma.StoreCreditAccountFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.StoreCreditAccountFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StoreCreditAccountPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.StoreCreditAccountFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StoreCreditAccountPayload>
+        }
+        findFirst: {
+          args: Prisma.StoreCreditAccountFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StoreCreditAccountPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.StoreCreditAccountFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StoreCreditAccountPayload>
+        }
+        findMany: {
+          args: Prisma.StoreCreditAccountFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StoreCreditAccountPayload>[]
+        }
+        create: {
+          args: Prisma.StoreCreditAccountCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StoreCreditAccountPayload>
+        }
+        createMany: {
+          args: Prisma.StoreCreditAccountCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.StoreCreditAccountCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StoreCreditAccountPayload>[]
+        }
+        delete: {
+          args: Prisma.StoreCreditAccountDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StoreCreditAccountPayload>
+        }
+        update: {
+          args: Prisma.StoreCreditAccountUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StoreCreditAccountPayload>
+        }
+        deleteMany: {
+          args: Prisma.StoreCreditAccountDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.StoreCreditAccountUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.StoreCreditAccountUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StoreCreditAccountPayload>[]
+        }
+        upsert: {
+          args: Prisma.StoreCreditAccountUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StoreCreditAccountPayload>
+        }
+        aggregate: {
+          args: Prisma.StoreCreditAccountAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateStoreCreditAccount>
+        }
+        groupBy: {
+          args: Prisma.StoreCreditAccountGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.StoreCreditAccountGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.StoreCreditAccountCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.StoreCreditAccountCountAggregateOutputType> | number
+        }
+      }
+    }
+    StoreCreditTransaction: {
+      payload: Prisma.$StoreCreditTransactionPayload<ExtArgs>
+      fields: Prisma.StoreCreditTransactionFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.StoreCreditTransactionFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StoreCreditTransactionPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.StoreCreditTransactionFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StoreCreditTransactionPayload>
+        }
+        findFirst: {
+          args: Prisma.StoreCreditTransactionFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StoreCreditTransactionPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.StoreCreditTransactionFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StoreCreditTransactionPayload>
+        }
+        findMany: {
+          args: Prisma.StoreCreditTransactionFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StoreCreditTransactionPayload>[]
+        }
+        create: {
+          args: Prisma.StoreCreditTransactionCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StoreCreditTransactionPayload>
+        }
+        createMany: {
+          args: Prisma.StoreCreditTransactionCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.StoreCreditTransactionCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StoreCreditTransactionPayload>[]
+        }
+        delete: {
+          args: Prisma.StoreCreditTransactionDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StoreCreditTransactionPayload>
+        }
+        update: {
+          args: Prisma.StoreCreditTransactionUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StoreCreditTransactionPayload>
+        }
+        deleteMany: {
+          args: Prisma.StoreCreditTransactionDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.StoreCreditTransactionUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.StoreCreditTransactionUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StoreCreditTransactionPayload>[]
+        }
+        upsert: {
+          args: Prisma.StoreCreditTransactionUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StoreCreditTransactionPayload>
+        }
+        aggregate: {
+          args: Prisma.StoreCreditTransactionAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateStoreCreditTransaction>
+        }
+        groupBy: {
+          args: Prisma.StoreCreditTransactionGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.StoreCreditTransactionGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.StoreCreditTransactionCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.StoreCreditTransactionCountAggregateOutputType> | number
+        }
+      }
+    }
   }
 } & {
   other: {
@@ -5065,6 +5440,7 @@ export const RefundScalarFieldEnum = {
   amount: 'amount',
   reason: 'reason',
   lineItems: 'lineItems',
+  storeCreditAmount: 'storeCreditAmount',
   createdAt: 'createdAt'
 } as const
 
@@ -5470,6 +5846,8 @@ export const CheckoutScalarFieldEnum = {
   paymentReference: 'paymentReference',
   paymentClientSecret: 'paymentClientSecret',
   reservedUntil: 'reservedUntil',
+  storeCreditAmount: 'storeCreditAmount',
+  storeCreditEntryId: 'storeCreditEntryId',
   orderId: 'orderId',
   completedAt: 'completedAt',
   draftOrderId: 'draftOrderId',
@@ -5498,6 +5876,88 @@ export const CheckoutLineScalarFieldEnum = {
 } as const
 
 export type CheckoutLineScalarFieldEnum = (typeof CheckoutLineScalarFieldEnum)[keyof typeof CheckoutLineScalarFieldEnum]
+
+
+export const PurchaseOrderScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  status: 'status',
+  supplierId: 'supplierId',
+  locationId: 'locationId',
+  currency: 'currency',
+  reference: 'reference',
+  note: 'note',
+  expectedAt: 'expectedAt',
+  orderedAt: 'orderedAt',
+  receivedAt: 'receivedAt',
+  cancelledAt: 'cancelledAt',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type PurchaseOrderScalarFieldEnum = (typeof PurchaseOrderScalarFieldEnum)[keyof typeof PurchaseOrderScalarFieldEnum]
+
+
+export const PurchaseOrderLineScalarFieldEnum = {
+  id: 'id',
+  purchaseOrderId: 'purchaseOrderId',
+  variantId: 'variantId',
+  productId: 'productId',
+  title: 'title',
+  sku: 'sku',
+  quantity: 'quantity',
+  receivedQuantity: 'receivedQuantity',
+  unitCost: 'unitCost',
+  position: 'position'
+} as const
+
+export type PurchaseOrderLineScalarFieldEnum = (typeof PurchaseOrderLineScalarFieldEnum)[keyof typeof PurchaseOrderLineScalarFieldEnum]
+
+
+export const NavigationMenuScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  title: 'title',
+  handle: 'handle',
+  items: 'items',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type NavigationMenuScalarFieldEnum = (typeof NavigationMenuScalarFieldEnum)[keyof typeof NavigationMenuScalarFieldEnum]
+
+
+export const StoreCreditAccountScalarFieldEnum = {
+  customerId: 'customerId',
+  projectId: 'projectId',
+  currency: 'currency',
+  balance: 'balance',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type StoreCreditAccountScalarFieldEnum = (typeof StoreCreditAccountScalarFieldEnum)[keyof typeof StoreCreditAccountScalarFieldEnum]
+
+
+export const StoreCreditTransactionScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  customerId: 'customerId',
+  type: 'type',
+  amount: 'amount',
+  balanceAfter: 'balanceAfter',
+  currency: 'currency',
+  reason: 'reason',
+  expiresAt: 'expiresAt',
+  remaining: 'remaining',
+  taken: 'taken',
+  orderId: 'orderId',
+  checkoutId: 'checkoutId',
+  refundId: 'refundId',
+  createdAt: 'createdAt'
+} as const
+
+export type StoreCreditTransactionScalarFieldEnum = (typeof StoreCreditTransactionScalarFieldEnum)[keyof typeof StoreCreditTransactionScalarFieldEnum]
 
 
 export const SortOrder = {
@@ -5850,6 +6310,11 @@ export type GlobalOmitConfig = {
   jobWorkerHeartbeat?: Prisma.JobWorkerHeartbeatOmit
   checkout?: Prisma.CheckoutOmit
   checkoutLine?: Prisma.CheckoutLineOmit
+  purchaseOrder?: Prisma.PurchaseOrderOmit
+  purchaseOrderLine?: Prisma.PurchaseOrderLineOmit
+  navigationMenu?: Prisma.NavigationMenuOmit
+  storeCreditAccount?: Prisma.StoreCreditAccountOmit
+  storeCreditTransaction?: Prisma.StoreCreditTransactionOmit
 }
 
 /* Types for Logging */

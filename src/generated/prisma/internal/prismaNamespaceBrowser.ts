@@ -105,7 +105,12 @@ export const ModelName = {
   SearchSuggestionBlock: 'SearchSuggestionBlock',
   JobWorkerHeartbeat: 'JobWorkerHeartbeat',
   Checkout: 'Checkout',
-  CheckoutLine: 'CheckoutLine'
+  CheckoutLine: 'CheckoutLine',
+  PurchaseOrder: 'PurchaseOrder',
+  PurchaseOrderLine: 'PurchaseOrderLine',
+  NavigationMenu: 'NavigationMenu',
+  StoreCreditAccount: 'StoreCreditAccount',
+  StoreCreditTransaction: 'StoreCreditTransaction'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -625,6 +630,7 @@ export const RefundScalarFieldEnum = {
   amount: 'amount',
   reason: 'reason',
   lineItems: 'lineItems',
+  storeCreditAmount: 'storeCreditAmount',
   createdAt: 'createdAt'
 } as const
 
@@ -1030,6 +1036,8 @@ export const CheckoutScalarFieldEnum = {
   paymentReference: 'paymentReference',
   paymentClientSecret: 'paymentClientSecret',
   reservedUntil: 'reservedUntil',
+  storeCreditAmount: 'storeCreditAmount',
+  storeCreditEntryId: 'storeCreditEntryId',
   orderId: 'orderId',
   completedAt: 'completedAt',
   draftOrderId: 'draftOrderId',
@@ -1058,6 +1066,88 @@ export const CheckoutLineScalarFieldEnum = {
 } as const
 
 export type CheckoutLineScalarFieldEnum = (typeof CheckoutLineScalarFieldEnum)[keyof typeof CheckoutLineScalarFieldEnum]
+
+
+export const PurchaseOrderScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  status: 'status',
+  supplierId: 'supplierId',
+  locationId: 'locationId',
+  currency: 'currency',
+  reference: 'reference',
+  note: 'note',
+  expectedAt: 'expectedAt',
+  orderedAt: 'orderedAt',
+  receivedAt: 'receivedAt',
+  cancelledAt: 'cancelledAt',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type PurchaseOrderScalarFieldEnum = (typeof PurchaseOrderScalarFieldEnum)[keyof typeof PurchaseOrderScalarFieldEnum]
+
+
+export const PurchaseOrderLineScalarFieldEnum = {
+  id: 'id',
+  purchaseOrderId: 'purchaseOrderId',
+  variantId: 'variantId',
+  productId: 'productId',
+  title: 'title',
+  sku: 'sku',
+  quantity: 'quantity',
+  receivedQuantity: 'receivedQuantity',
+  unitCost: 'unitCost',
+  position: 'position'
+} as const
+
+export type PurchaseOrderLineScalarFieldEnum = (typeof PurchaseOrderLineScalarFieldEnum)[keyof typeof PurchaseOrderLineScalarFieldEnum]
+
+
+export const NavigationMenuScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  title: 'title',
+  handle: 'handle',
+  items: 'items',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type NavigationMenuScalarFieldEnum = (typeof NavigationMenuScalarFieldEnum)[keyof typeof NavigationMenuScalarFieldEnum]
+
+
+export const StoreCreditAccountScalarFieldEnum = {
+  customerId: 'customerId',
+  projectId: 'projectId',
+  currency: 'currency',
+  balance: 'balance',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type StoreCreditAccountScalarFieldEnum = (typeof StoreCreditAccountScalarFieldEnum)[keyof typeof StoreCreditAccountScalarFieldEnum]
+
+
+export const StoreCreditTransactionScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  customerId: 'customerId',
+  type: 'type',
+  amount: 'amount',
+  balanceAfter: 'balanceAfter',
+  currency: 'currency',
+  reason: 'reason',
+  expiresAt: 'expiresAt',
+  remaining: 'remaining',
+  taken: 'taken',
+  orderId: 'orderId',
+  checkoutId: 'checkoutId',
+  refundId: 'refundId',
+  createdAt: 'createdAt'
+} as const
+
+export type StoreCreditTransactionScalarFieldEnum = (typeof StoreCreditTransactionScalarFieldEnum)[keyof typeof StoreCreditTransactionScalarFieldEnum]
 
 
 export const SortOrder = {

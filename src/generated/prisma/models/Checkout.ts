@@ -34,6 +34,7 @@ export type CheckoutAvgAggregateOutputType = {
   discount: number | null
   total: number | null
   lineCount: number | null
+  storeCreditAmount: number | null
 }
 
 export type CheckoutSumAggregateOutputType = {
@@ -43,6 +44,7 @@ export type CheckoutSumAggregateOutputType = {
   discount: bigint | null
   total: bigint | null
   lineCount: number | null
+  storeCreditAmount: bigint | null
 }
 
 export type CheckoutMinAggregateOutputType = {
@@ -66,6 +68,8 @@ export type CheckoutMinAggregateOutputType = {
   paymentReference: string | null
   paymentClientSecret: string | null
   reservedUntil: Date | null
+  storeCreditAmount: bigint | null
+  storeCreditEntryId: string | null
   orderId: string | null
   completedAt: Date | null
   draftOrderId: string | null
@@ -95,6 +99,8 @@ export type CheckoutMaxAggregateOutputType = {
   paymentReference: string | null
   paymentClientSecret: string | null
   reservedUntil: Date | null
+  storeCreditAmount: bigint | null
+  storeCreditEntryId: string | null
   orderId: string | null
   completedAt: Date | null
   draftOrderId: string | null
@@ -128,6 +134,8 @@ export type CheckoutCountAggregateOutputType = {
   paymentReference: number
   paymentClientSecret: number
   reservedUntil: number
+  storeCreditAmount: number
+  storeCreditEntryId: number
   orderId: number
   completedAt: number
   draftOrderId: number
@@ -145,6 +153,7 @@ export type CheckoutAvgAggregateInputType = {
   discount?: true
   total?: true
   lineCount?: true
+  storeCreditAmount?: true
 }
 
 export type CheckoutSumAggregateInputType = {
@@ -154,6 +163,7 @@ export type CheckoutSumAggregateInputType = {
   discount?: true
   total?: true
   lineCount?: true
+  storeCreditAmount?: true
 }
 
 export type CheckoutMinAggregateInputType = {
@@ -177,6 +187,8 @@ export type CheckoutMinAggregateInputType = {
   paymentReference?: true
   paymentClientSecret?: true
   reservedUntil?: true
+  storeCreditAmount?: true
+  storeCreditEntryId?: true
   orderId?: true
   completedAt?: true
   draftOrderId?: true
@@ -206,6 +218,8 @@ export type CheckoutMaxAggregateInputType = {
   paymentReference?: true
   paymentClientSecret?: true
   reservedUntil?: true
+  storeCreditAmount?: true
+  storeCreditEntryId?: true
   orderId?: true
   completedAt?: true
   draftOrderId?: true
@@ -239,6 +253,8 @@ export type CheckoutCountAggregateInputType = {
   paymentReference?: true
   paymentClientSecret?: true
   reservedUntil?: true
+  storeCreditAmount?: true
+  storeCreditEntryId?: true
   orderId?: true
   completedAt?: true
   draftOrderId?: true
@@ -359,6 +375,8 @@ export type CheckoutGroupByOutputType = {
   paymentReference: string | null
   paymentClientSecret: string | null
   reservedUntil: Date | null
+  storeCreditAmount: bigint
+  storeCreditEntryId: string | null
   orderId: string | null
   completedAt: Date | null
   draftOrderId: string | null
@@ -415,6 +433,8 @@ export type CheckoutWhereInput = {
   paymentReference?: Prisma.StringNullableFilter<"Checkout"> | string | null
   paymentClientSecret?: Prisma.StringNullableFilter<"Checkout"> | string | null
   reservedUntil?: Prisma.DateTimeNullableFilter<"Checkout"> | Date | string | null
+  storeCreditAmount?: Prisma.BigIntFilter<"Checkout"> | bigint | number
+  storeCreditEntryId?: Prisma.StringNullableFilter<"Checkout"> | string | null
   orderId?: Prisma.StringNullableFilter<"Checkout"> | string | null
   completedAt?: Prisma.DateTimeNullableFilter<"Checkout"> | Date | string | null
   draftOrderId?: Prisma.StringNullableFilter<"Checkout"> | string | null
@@ -451,6 +471,8 @@ export type CheckoutOrderByWithRelationInput = {
   paymentReference?: Prisma.SortOrderInput | Prisma.SortOrder
   paymentClientSecret?: Prisma.SortOrderInput | Prisma.SortOrder
   reservedUntil?: Prisma.SortOrderInput | Prisma.SortOrder
+  storeCreditAmount?: Prisma.SortOrder
+  storeCreditEntryId?: Prisma.SortOrderInput | Prisma.SortOrder
   orderId?: Prisma.SortOrderInput | Prisma.SortOrder
   completedAt?: Prisma.SortOrderInput | Prisma.SortOrder
   draftOrderId?: Prisma.SortOrderInput | Prisma.SortOrder
@@ -491,6 +513,8 @@ export type CheckoutWhereUniqueInput = Prisma.AtLeast<{
   paymentReference?: Prisma.StringNullableFilter<"Checkout"> | string | null
   paymentClientSecret?: Prisma.StringNullableFilter<"Checkout"> | string | null
   reservedUntil?: Prisma.DateTimeNullableFilter<"Checkout"> | Date | string | null
+  storeCreditAmount?: Prisma.BigIntFilter<"Checkout"> | bigint | number
+  storeCreditEntryId?: Prisma.StringNullableFilter<"Checkout"> | string | null
   completedAt?: Prisma.DateTimeNullableFilter<"Checkout"> | Date | string | null
   draftOrderId?: Prisma.StringNullableFilter<"Checkout"> | string | null
   expiresAt?: Prisma.DateTimeFilter<"Checkout"> | Date | string
@@ -526,6 +550,8 @@ export type CheckoutOrderByWithAggregationInput = {
   paymentReference?: Prisma.SortOrderInput | Prisma.SortOrder
   paymentClientSecret?: Prisma.SortOrderInput | Prisma.SortOrder
   reservedUntil?: Prisma.SortOrderInput | Prisma.SortOrder
+  storeCreditAmount?: Prisma.SortOrder
+  storeCreditEntryId?: Prisma.SortOrderInput | Prisma.SortOrder
   orderId?: Prisma.SortOrderInput | Prisma.SortOrder
   completedAt?: Prisma.SortOrderInput | Prisma.SortOrder
   draftOrderId?: Prisma.SortOrderInput | Prisma.SortOrder
@@ -567,6 +593,8 @@ export type CheckoutScalarWhereWithAggregatesInput = {
   paymentReference?: Prisma.StringNullableWithAggregatesFilter<"Checkout"> | string | null
   paymentClientSecret?: Prisma.StringNullableWithAggregatesFilter<"Checkout"> | string | null
   reservedUntil?: Prisma.DateTimeNullableWithAggregatesFilter<"Checkout"> | Date | string | null
+  storeCreditAmount?: Prisma.BigIntWithAggregatesFilter<"Checkout"> | bigint | number
+  storeCreditEntryId?: Prisma.StringNullableWithAggregatesFilter<"Checkout"> | string | null
   orderId?: Prisma.StringNullableWithAggregatesFilter<"Checkout"> | string | null
   completedAt?: Prisma.DateTimeNullableWithAggregatesFilter<"Checkout"> | Date | string | null
   draftOrderId?: Prisma.StringNullableWithAggregatesFilter<"Checkout"> | string | null
@@ -599,6 +627,8 @@ export type CheckoutCreateInput = {
   paymentReference?: string | null
   paymentClientSecret?: string | null
   reservedUntil?: Date | string | null
+  storeCreditAmount?: bigint | number
+  storeCreditEntryId?: string | null
   orderId?: string | null
   completedAt?: Date | string | null
   draftOrderId?: string | null
@@ -635,6 +665,8 @@ export type CheckoutUncheckedCreateInput = {
   paymentReference?: string | null
   paymentClientSecret?: string | null
   reservedUntil?: Date | string | null
+  storeCreditAmount?: bigint | number
+  storeCreditEntryId?: string | null
   orderId?: string | null
   completedAt?: Date | string | null
   draftOrderId?: string | null
@@ -669,6 +701,8 @@ export type CheckoutUpdateInput = {
   paymentReference?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paymentClientSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  storeCreditAmount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  storeCreditEntryId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   orderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   completedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   draftOrderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -705,6 +739,8 @@ export type CheckoutUncheckedUpdateInput = {
   paymentReference?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paymentClientSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  storeCreditAmount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  storeCreditEntryId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   orderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   completedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   draftOrderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -740,6 +776,8 @@ export type CheckoutCreateManyInput = {
   paymentReference?: string | null
   paymentClientSecret?: string | null
   reservedUntil?: Date | string | null
+  storeCreditAmount?: bigint | number
+  storeCreditEntryId?: string | null
   orderId?: string | null
   completedAt?: Date | string | null
   draftOrderId?: string | null
@@ -772,6 +810,8 @@ export type CheckoutUpdateManyMutationInput = {
   paymentReference?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paymentClientSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  storeCreditAmount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  storeCreditEntryId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   orderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   completedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   draftOrderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -805,6 +845,8 @@ export type CheckoutUncheckedUpdateManyInput = {
   paymentReference?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paymentClientSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  storeCreditAmount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  storeCreditEntryId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   orderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   completedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   draftOrderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -853,6 +895,8 @@ export type CheckoutCountOrderByAggregateInput = {
   paymentReference?: Prisma.SortOrder
   paymentClientSecret?: Prisma.SortOrder
   reservedUntil?: Prisma.SortOrder
+  storeCreditAmount?: Prisma.SortOrder
+  storeCreditEntryId?: Prisma.SortOrder
   orderId?: Prisma.SortOrder
   completedAt?: Prisma.SortOrder
   draftOrderId?: Prisma.SortOrder
@@ -868,6 +912,7 @@ export type CheckoutAvgOrderByAggregateInput = {
   discount?: Prisma.SortOrder
   total?: Prisma.SortOrder
   lineCount?: Prisma.SortOrder
+  storeCreditAmount?: Prisma.SortOrder
 }
 
 export type CheckoutMaxOrderByAggregateInput = {
@@ -891,6 +936,8 @@ export type CheckoutMaxOrderByAggregateInput = {
   paymentReference?: Prisma.SortOrder
   paymentClientSecret?: Prisma.SortOrder
   reservedUntil?: Prisma.SortOrder
+  storeCreditAmount?: Prisma.SortOrder
+  storeCreditEntryId?: Prisma.SortOrder
   orderId?: Prisma.SortOrder
   completedAt?: Prisma.SortOrder
   draftOrderId?: Prisma.SortOrder
@@ -920,6 +967,8 @@ export type CheckoutMinOrderByAggregateInput = {
   paymentReference?: Prisma.SortOrder
   paymentClientSecret?: Prisma.SortOrder
   reservedUntil?: Prisma.SortOrder
+  storeCreditAmount?: Prisma.SortOrder
+  storeCreditEntryId?: Prisma.SortOrder
   orderId?: Prisma.SortOrder
   completedAt?: Prisma.SortOrder
   draftOrderId?: Prisma.SortOrder
@@ -935,6 +984,7 @@ export type CheckoutSumOrderByAggregateInput = {
   discount?: Prisma.SortOrder
   total?: Prisma.SortOrder
   lineCount?: Prisma.SortOrder
+  storeCreditAmount?: Prisma.SortOrder
 }
 
 export type CheckoutScalarRelationFilter = {
@@ -1038,6 +1088,8 @@ export type CheckoutCreateWithoutProjectInput = {
   paymentReference?: string | null
   paymentClientSecret?: string | null
   reservedUntil?: Date | string | null
+  storeCreditAmount?: bigint | number
+  storeCreditEntryId?: string | null
   orderId?: string | null
   completedAt?: Date | string | null
   draftOrderId?: string | null
@@ -1072,6 +1124,8 @@ export type CheckoutUncheckedCreateWithoutProjectInput = {
   paymentReference?: string | null
   paymentClientSecret?: string | null
   reservedUntil?: Date | string | null
+  storeCreditAmount?: bigint | number
+  storeCreditEntryId?: string | null
   orderId?: string | null
   completedAt?: Date | string | null
   draftOrderId?: string | null
@@ -1136,6 +1190,8 @@ export type CheckoutScalarWhereInput = {
   paymentReference?: Prisma.StringNullableFilter<"Checkout"> | string | null
   paymentClientSecret?: Prisma.StringNullableFilter<"Checkout"> | string | null
   reservedUntil?: Prisma.DateTimeNullableFilter<"Checkout"> | Date | string | null
+  storeCreditAmount?: Prisma.BigIntFilter<"Checkout"> | bigint | number
+  storeCreditEntryId?: Prisma.StringNullableFilter<"Checkout"> | string | null
   orderId?: Prisma.StringNullableFilter<"Checkout"> | string | null
   completedAt?: Prisma.DateTimeNullableFilter<"Checkout"> | Date | string | null
   draftOrderId?: Prisma.StringNullableFilter<"Checkout"> | string | null
@@ -1168,6 +1224,8 @@ export type CheckoutCreateWithoutReservationsInput = {
   paymentReference?: string | null
   paymentClientSecret?: string | null
   reservedUntil?: Date | string | null
+  storeCreditAmount?: bigint | number
+  storeCreditEntryId?: string | null
   orderId?: string | null
   completedAt?: Date | string | null
   draftOrderId?: string | null
@@ -1203,6 +1261,8 @@ export type CheckoutUncheckedCreateWithoutReservationsInput = {
   paymentReference?: string | null
   paymentClientSecret?: string | null
   reservedUntil?: Date | string | null
+  storeCreditAmount?: bigint | number
+  storeCreditEntryId?: string | null
   orderId?: string | null
   completedAt?: Date | string | null
   draftOrderId?: string | null
@@ -1252,6 +1312,8 @@ export type CheckoutUpdateWithoutReservationsInput = {
   paymentReference?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paymentClientSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  storeCreditAmount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  storeCreditEntryId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   orderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   completedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   draftOrderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -1287,6 +1349,8 @@ export type CheckoutUncheckedUpdateWithoutReservationsInput = {
   paymentReference?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paymentClientSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  storeCreditAmount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  storeCreditEntryId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   orderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   completedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   draftOrderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -1320,6 +1384,8 @@ export type CheckoutCreateWithoutLinesInput = {
   paymentReference?: string | null
   paymentClientSecret?: string | null
   reservedUntil?: Date | string | null
+  storeCreditAmount?: bigint | number
+  storeCreditEntryId?: string | null
   orderId?: string | null
   completedAt?: Date | string | null
   draftOrderId?: string | null
@@ -1355,6 +1421,8 @@ export type CheckoutUncheckedCreateWithoutLinesInput = {
   paymentReference?: string | null
   paymentClientSecret?: string | null
   reservedUntil?: Date | string | null
+  storeCreditAmount?: bigint | number
+  storeCreditEntryId?: string | null
   orderId?: string | null
   completedAt?: Date | string | null
   draftOrderId?: string | null
@@ -1404,6 +1472,8 @@ export type CheckoutUpdateWithoutLinesInput = {
   paymentReference?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paymentClientSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  storeCreditAmount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  storeCreditEntryId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   orderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   completedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   draftOrderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -1439,6 +1509,8 @@ export type CheckoutUncheckedUpdateWithoutLinesInput = {
   paymentReference?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paymentClientSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  storeCreditAmount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  storeCreditEntryId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   orderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   completedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   draftOrderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -1472,6 +1544,8 @@ export type CheckoutCreateManyProjectInput = {
   paymentReference?: string | null
   paymentClientSecret?: string | null
   reservedUntil?: Date | string | null
+  storeCreditAmount?: bigint | number
+  storeCreditEntryId?: string | null
   orderId?: string | null
   completedAt?: Date | string | null
   draftOrderId?: string | null
@@ -1504,6 +1578,8 @@ export type CheckoutUpdateWithoutProjectInput = {
   paymentReference?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paymentClientSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  storeCreditAmount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  storeCreditEntryId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   orderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   completedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   draftOrderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -1538,6 +1614,8 @@ export type CheckoutUncheckedUpdateWithoutProjectInput = {
   paymentReference?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paymentClientSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  storeCreditAmount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  storeCreditEntryId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   orderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   completedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   draftOrderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -1572,6 +1650,8 @@ export type CheckoutUncheckedUpdateManyWithoutProjectInput = {
   paymentReference?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paymentClientSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reservedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  storeCreditAmount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  storeCreditEntryId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   orderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   completedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   draftOrderId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -1645,6 +1725,8 @@ export type CheckoutSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs
   paymentReference?: boolean
   paymentClientSecret?: boolean
   reservedUntil?: boolean
+  storeCreditAmount?: boolean
+  storeCreditEntryId?: boolean
   orderId?: boolean
   completedAt?: boolean
   draftOrderId?: boolean
@@ -1682,6 +1764,8 @@ export type CheckoutSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Exte
   paymentReference?: boolean
   paymentClientSecret?: boolean
   reservedUntil?: boolean
+  storeCreditAmount?: boolean
+  storeCreditEntryId?: boolean
   orderId?: boolean
   completedAt?: boolean
   draftOrderId?: boolean
@@ -1716,6 +1800,8 @@ export type CheckoutSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Exte
   paymentReference?: boolean
   paymentClientSecret?: boolean
   reservedUntil?: boolean
+  storeCreditAmount?: boolean
+  storeCreditEntryId?: boolean
   orderId?: boolean
   completedAt?: boolean
   draftOrderId?: boolean
@@ -1750,6 +1836,8 @@ export type CheckoutSelectScalar = {
   paymentReference?: boolean
   paymentClientSecret?: boolean
   reservedUntil?: boolean
+  storeCreditAmount?: boolean
+  storeCreditEntryId?: boolean
   orderId?: boolean
   completedAt?: boolean
   draftOrderId?: boolean
@@ -1758,7 +1846,7 @@ export type CheckoutSelectScalar = {
   updatedAt?: boolean
 }
 
-export type CheckoutOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "projectId" | "secretHash" | "status" | "customerId" | "email" | "currency" | "shippingAddress" | "billingAddress" | "shippingRate" | "note" | "subtotal" | "tax" | "taxData" | "taxInclusive" | "shippingCost" | "discount" | "total" | "lineCount" | "paymentProvider" | "paymentStatus" | "paymentReference" | "paymentClientSecret" | "reservedUntil" | "orderId" | "completedAt" | "draftOrderId" | "expiresAt" | "createdAt" | "updatedAt", ExtArgs["result"]["checkout"]>
+export type CheckoutOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "projectId" | "secretHash" | "status" | "customerId" | "email" | "currency" | "shippingAddress" | "billingAddress" | "shippingRate" | "note" | "subtotal" | "tax" | "taxData" | "taxInclusive" | "shippingCost" | "discount" | "total" | "lineCount" | "paymentProvider" | "paymentStatus" | "paymentReference" | "paymentClientSecret" | "reservedUntil" | "storeCreditAmount" | "storeCreditEntryId" | "orderId" | "completedAt" | "draftOrderId" | "expiresAt" | "createdAt" | "updatedAt", ExtArgs["result"]["checkout"]>
 export type CheckoutInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   project?: boolean | Prisma.ProjectDefaultArgs<ExtArgs>
   lines?: boolean | Prisma.Checkout$linesArgs<ExtArgs>
@@ -1819,6 +1907,11 @@ export type $CheckoutPayload<ExtArgs extends runtime.Types.Extensions.InternalAr
      * While the payment waits for another step: when the held units are released.
      */
     reservedUntil: Date | null
+    /**
+     * Store credit spent (held) for the payment waiting for another step, and its ledger entry; 0 and null otherwise.
+     */
+    storeCreditAmount: bigint
+    storeCreditEntryId: string | null
     orderId: string | null
     completedAt: Date | null
     /**
@@ -2282,6 +2375,8 @@ export interface CheckoutFieldRefs {
   readonly paymentReference: Prisma.FieldRef<"Checkout", 'String'>
   readonly paymentClientSecret: Prisma.FieldRef<"Checkout", 'String'>
   readonly reservedUntil: Prisma.FieldRef<"Checkout", 'DateTime'>
+  readonly storeCreditAmount: Prisma.FieldRef<"Checkout", 'BigInt'>
+  readonly storeCreditEntryId: Prisma.FieldRef<"Checkout", 'String'>
   readonly orderId: Prisma.FieldRef<"Checkout", 'String'>
   readonly completedAt: Prisma.FieldRef<"Checkout", 'DateTime'>
   readonly draftOrderId: Prisma.FieldRef<"Checkout", 'String'>

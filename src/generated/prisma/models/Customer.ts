@@ -383,6 +383,8 @@ export type CustomerWhereInput = {
   resets?: Prisma.PasswordResetTokenListRelationFilter
   groupMemberships?: Prisma.CustomerGroupMemberListRelationFilter
   companyContacts?: Prisma.CompanyContactListRelationFilter
+  storeCreditAccount?: Prisma.XOR<Prisma.StoreCreditAccountNullableScalarRelationFilter, Prisma.StoreCreditAccountWhereInput> | null
+  storeCreditTransactions?: Prisma.StoreCreditTransactionListRelationFilter
 }
 
 export type CustomerOrderByWithRelationInput = {
@@ -419,6 +421,8 @@ export type CustomerOrderByWithRelationInput = {
   resets?: Prisma.PasswordResetTokenOrderByRelationAggregateInput
   groupMemberships?: Prisma.CustomerGroupMemberOrderByRelationAggregateInput
   companyContacts?: Prisma.CompanyContactOrderByRelationAggregateInput
+  storeCreditAccount?: Prisma.StoreCreditAccountOrderByWithRelationInput
+  storeCreditTransactions?: Prisma.StoreCreditTransactionOrderByRelationAggregateInput
 }
 
 export type CustomerWhereUniqueInput = Prisma.AtLeast<{
@@ -458,6 +462,8 @@ export type CustomerWhereUniqueInput = Prisma.AtLeast<{
   resets?: Prisma.PasswordResetTokenListRelationFilter
   groupMemberships?: Prisma.CustomerGroupMemberListRelationFilter
   companyContacts?: Prisma.CompanyContactListRelationFilter
+  storeCreditAccount?: Prisma.XOR<Prisma.StoreCreditAccountNullableScalarRelationFilter, Prisma.StoreCreditAccountWhereInput> | null
+  storeCreditTransactions?: Prisma.StoreCreditTransactionListRelationFilter
 }, "id">
 
 export type CustomerOrderByWithAggregationInput = {
@@ -559,6 +565,8 @@ export type CustomerCreateInput = {
   resets?: Prisma.PasswordResetTokenCreateNestedManyWithoutCustomerInput
   groupMemberships?: Prisma.CustomerGroupMemberCreateNestedManyWithoutCustomerInput
   companyContacts?: Prisma.CompanyContactCreateNestedManyWithoutCustomerInput
+  storeCreditAccount?: Prisma.StoreCreditAccountCreateNestedOneWithoutCustomerInput
+  storeCreditTransactions?: Prisma.StoreCreditTransactionCreateNestedManyWithoutCustomerInput
 }
 
 export type CustomerUncheckedCreateInput = {
@@ -594,6 +602,8 @@ export type CustomerUncheckedCreateInput = {
   resets?: Prisma.PasswordResetTokenUncheckedCreateNestedManyWithoutCustomerInput
   groupMemberships?: Prisma.CustomerGroupMemberUncheckedCreateNestedManyWithoutCustomerInput
   companyContacts?: Prisma.CompanyContactUncheckedCreateNestedManyWithoutCustomerInput
+  storeCreditAccount?: Prisma.StoreCreditAccountUncheckedCreateNestedOneWithoutCustomerInput
+  storeCreditTransactions?: Prisma.StoreCreditTransactionUncheckedCreateNestedManyWithoutCustomerInput
 }
 
 export type CustomerUpdateInput = {
@@ -629,6 +639,8 @@ export type CustomerUpdateInput = {
   resets?: Prisma.PasswordResetTokenUpdateManyWithoutCustomerNestedInput
   groupMemberships?: Prisma.CustomerGroupMemberUpdateManyWithoutCustomerNestedInput
   companyContacts?: Prisma.CompanyContactUpdateManyWithoutCustomerNestedInput
+  storeCreditAccount?: Prisma.StoreCreditAccountUpdateOneWithoutCustomerNestedInput
+  storeCreditTransactions?: Prisma.StoreCreditTransactionUpdateManyWithoutCustomerNestedInput
 }
 
 export type CustomerUncheckedUpdateInput = {
@@ -664,6 +676,8 @@ export type CustomerUncheckedUpdateInput = {
   resets?: Prisma.PasswordResetTokenUncheckedUpdateManyWithoutCustomerNestedInput
   groupMemberships?: Prisma.CustomerGroupMemberUncheckedUpdateManyWithoutCustomerNestedInput
   companyContacts?: Prisma.CompanyContactUncheckedUpdateManyWithoutCustomerNestedInput
+  storeCreditAccount?: Prisma.StoreCreditAccountUncheckedUpdateOneWithoutCustomerNestedInput
+  storeCreditTransactions?: Prisma.StoreCreditTransactionUncheckedUpdateManyWithoutCustomerNestedInput
 }
 
 export type CustomerCreateManyInput = {
@@ -1017,6 +1031,34 @@ export type CustomerUpdateOneWithoutCompanyContactsNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.CustomerUpdateToOneWithWhereWithoutCompanyContactsInput, Prisma.CustomerUpdateWithoutCompanyContactsInput>, Prisma.CustomerUncheckedUpdateWithoutCompanyContactsInput>
 }
 
+export type CustomerCreateNestedOneWithoutStoreCreditAccountInput = {
+  create?: Prisma.XOR<Prisma.CustomerCreateWithoutStoreCreditAccountInput, Prisma.CustomerUncheckedCreateWithoutStoreCreditAccountInput>
+  connectOrCreate?: Prisma.CustomerCreateOrConnectWithoutStoreCreditAccountInput
+  connect?: Prisma.CustomerWhereUniqueInput
+}
+
+export type CustomerUpdateOneRequiredWithoutStoreCreditAccountNestedInput = {
+  create?: Prisma.XOR<Prisma.CustomerCreateWithoutStoreCreditAccountInput, Prisma.CustomerUncheckedCreateWithoutStoreCreditAccountInput>
+  connectOrCreate?: Prisma.CustomerCreateOrConnectWithoutStoreCreditAccountInput
+  upsert?: Prisma.CustomerUpsertWithoutStoreCreditAccountInput
+  connect?: Prisma.CustomerWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.CustomerUpdateToOneWithWhereWithoutStoreCreditAccountInput, Prisma.CustomerUpdateWithoutStoreCreditAccountInput>, Prisma.CustomerUncheckedUpdateWithoutStoreCreditAccountInput>
+}
+
+export type CustomerCreateNestedOneWithoutStoreCreditTransactionsInput = {
+  create?: Prisma.XOR<Prisma.CustomerCreateWithoutStoreCreditTransactionsInput, Prisma.CustomerUncheckedCreateWithoutStoreCreditTransactionsInput>
+  connectOrCreate?: Prisma.CustomerCreateOrConnectWithoutStoreCreditTransactionsInput
+  connect?: Prisma.CustomerWhereUniqueInput
+}
+
+export type CustomerUpdateOneRequiredWithoutStoreCreditTransactionsNestedInput = {
+  create?: Prisma.XOR<Prisma.CustomerCreateWithoutStoreCreditTransactionsInput, Prisma.CustomerUncheckedCreateWithoutStoreCreditTransactionsInput>
+  connectOrCreate?: Prisma.CustomerCreateOrConnectWithoutStoreCreditTransactionsInput
+  upsert?: Prisma.CustomerUpsertWithoutStoreCreditTransactionsInput
+  connect?: Prisma.CustomerWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.CustomerUpdateToOneWithWhereWithoutStoreCreditTransactionsInput, Prisma.CustomerUpdateWithoutStoreCreditTransactionsInput>, Prisma.CustomerUncheckedUpdateWithoutStoreCreditTransactionsInput>
+}
+
 export type CustomerCreateWithoutProjectInput = {
   id: string
   email: string
@@ -1049,6 +1091,8 @@ export type CustomerCreateWithoutProjectInput = {
   resets?: Prisma.PasswordResetTokenCreateNestedManyWithoutCustomerInput
   groupMemberships?: Prisma.CustomerGroupMemberCreateNestedManyWithoutCustomerInput
   companyContacts?: Prisma.CompanyContactCreateNestedManyWithoutCustomerInput
+  storeCreditAccount?: Prisma.StoreCreditAccountCreateNestedOneWithoutCustomerInput
+  storeCreditTransactions?: Prisma.StoreCreditTransactionCreateNestedManyWithoutCustomerInput
 }
 
 export type CustomerUncheckedCreateWithoutProjectInput = {
@@ -1083,6 +1127,8 @@ export type CustomerUncheckedCreateWithoutProjectInput = {
   resets?: Prisma.PasswordResetTokenUncheckedCreateNestedManyWithoutCustomerInput
   groupMemberships?: Prisma.CustomerGroupMemberUncheckedCreateNestedManyWithoutCustomerInput
   companyContacts?: Prisma.CompanyContactUncheckedCreateNestedManyWithoutCustomerInput
+  storeCreditAccount?: Prisma.StoreCreditAccountUncheckedCreateNestedOneWithoutCustomerInput
+  storeCreditTransactions?: Prisma.StoreCreditTransactionUncheckedCreateNestedManyWithoutCustomerInput
 }
 
 export type CustomerCreateOrConnectWithoutProjectInput = {
@@ -1175,6 +1221,8 @@ export type CustomerCreateWithoutAddressesInput = {
   resets?: Prisma.PasswordResetTokenCreateNestedManyWithoutCustomerInput
   groupMemberships?: Prisma.CustomerGroupMemberCreateNestedManyWithoutCustomerInput
   companyContacts?: Prisma.CompanyContactCreateNestedManyWithoutCustomerInput
+  storeCreditAccount?: Prisma.StoreCreditAccountCreateNestedOneWithoutCustomerInput
+  storeCreditTransactions?: Prisma.StoreCreditTransactionCreateNestedManyWithoutCustomerInput
 }
 
 export type CustomerUncheckedCreateWithoutAddressesInput = {
@@ -1209,6 +1257,8 @@ export type CustomerUncheckedCreateWithoutAddressesInput = {
   resets?: Prisma.PasswordResetTokenUncheckedCreateNestedManyWithoutCustomerInput
   groupMemberships?: Prisma.CustomerGroupMemberUncheckedCreateNestedManyWithoutCustomerInput
   companyContacts?: Prisma.CompanyContactUncheckedCreateNestedManyWithoutCustomerInput
+  storeCreditAccount?: Prisma.StoreCreditAccountUncheckedCreateNestedOneWithoutCustomerInput
+  storeCreditTransactions?: Prisma.StoreCreditTransactionUncheckedCreateNestedManyWithoutCustomerInput
 }
 
 export type CustomerCreateOrConnectWithoutAddressesInput = {
@@ -1259,6 +1309,8 @@ export type CustomerUpdateWithoutAddressesInput = {
   resets?: Prisma.PasswordResetTokenUpdateManyWithoutCustomerNestedInput
   groupMemberships?: Prisma.CustomerGroupMemberUpdateManyWithoutCustomerNestedInput
   companyContacts?: Prisma.CompanyContactUpdateManyWithoutCustomerNestedInput
+  storeCreditAccount?: Prisma.StoreCreditAccountUpdateOneWithoutCustomerNestedInput
+  storeCreditTransactions?: Prisma.StoreCreditTransactionUpdateManyWithoutCustomerNestedInput
 }
 
 export type CustomerUncheckedUpdateWithoutAddressesInput = {
@@ -1293,6 +1345,8 @@ export type CustomerUncheckedUpdateWithoutAddressesInput = {
   resets?: Prisma.PasswordResetTokenUncheckedUpdateManyWithoutCustomerNestedInput
   groupMemberships?: Prisma.CustomerGroupMemberUncheckedUpdateManyWithoutCustomerNestedInput
   companyContacts?: Prisma.CompanyContactUncheckedUpdateManyWithoutCustomerNestedInput
+  storeCreditAccount?: Prisma.StoreCreditAccountUncheckedUpdateOneWithoutCustomerNestedInput
+  storeCreditTransactions?: Prisma.StoreCreditTransactionUncheckedUpdateManyWithoutCustomerNestedInput
 }
 
 export type CustomerCreateWithoutNotesInput = {
@@ -1327,6 +1381,8 @@ export type CustomerCreateWithoutNotesInput = {
   resets?: Prisma.PasswordResetTokenCreateNestedManyWithoutCustomerInput
   groupMemberships?: Prisma.CustomerGroupMemberCreateNestedManyWithoutCustomerInput
   companyContacts?: Prisma.CompanyContactCreateNestedManyWithoutCustomerInput
+  storeCreditAccount?: Prisma.StoreCreditAccountCreateNestedOneWithoutCustomerInput
+  storeCreditTransactions?: Prisma.StoreCreditTransactionCreateNestedManyWithoutCustomerInput
 }
 
 export type CustomerUncheckedCreateWithoutNotesInput = {
@@ -1361,6 +1417,8 @@ export type CustomerUncheckedCreateWithoutNotesInput = {
   resets?: Prisma.PasswordResetTokenUncheckedCreateNestedManyWithoutCustomerInput
   groupMemberships?: Prisma.CustomerGroupMemberUncheckedCreateNestedManyWithoutCustomerInput
   companyContacts?: Prisma.CompanyContactUncheckedCreateNestedManyWithoutCustomerInput
+  storeCreditAccount?: Prisma.StoreCreditAccountUncheckedCreateNestedOneWithoutCustomerInput
+  storeCreditTransactions?: Prisma.StoreCreditTransactionUncheckedCreateNestedManyWithoutCustomerInput
 }
 
 export type CustomerCreateOrConnectWithoutNotesInput = {
@@ -1411,6 +1469,8 @@ export type CustomerUpdateWithoutNotesInput = {
   resets?: Prisma.PasswordResetTokenUpdateManyWithoutCustomerNestedInput
   groupMemberships?: Prisma.CustomerGroupMemberUpdateManyWithoutCustomerNestedInput
   companyContacts?: Prisma.CompanyContactUpdateManyWithoutCustomerNestedInput
+  storeCreditAccount?: Prisma.StoreCreditAccountUpdateOneWithoutCustomerNestedInput
+  storeCreditTransactions?: Prisma.StoreCreditTransactionUpdateManyWithoutCustomerNestedInput
 }
 
 export type CustomerUncheckedUpdateWithoutNotesInput = {
@@ -1445,6 +1505,8 @@ export type CustomerUncheckedUpdateWithoutNotesInput = {
   resets?: Prisma.PasswordResetTokenUncheckedUpdateManyWithoutCustomerNestedInput
   groupMemberships?: Prisma.CustomerGroupMemberUncheckedUpdateManyWithoutCustomerNestedInput
   companyContacts?: Prisma.CompanyContactUncheckedUpdateManyWithoutCustomerNestedInput
+  storeCreditAccount?: Prisma.StoreCreditAccountUncheckedUpdateOneWithoutCustomerNestedInput
+  storeCreditTransactions?: Prisma.StoreCreditTransactionUncheckedUpdateManyWithoutCustomerNestedInput
 }
 
 export type CustomerCreateWithoutSessionsInput = {
@@ -1479,6 +1541,8 @@ export type CustomerCreateWithoutSessionsInput = {
   resets?: Prisma.PasswordResetTokenCreateNestedManyWithoutCustomerInput
   groupMemberships?: Prisma.CustomerGroupMemberCreateNestedManyWithoutCustomerInput
   companyContacts?: Prisma.CompanyContactCreateNestedManyWithoutCustomerInput
+  storeCreditAccount?: Prisma.StoreCreditAccountCreateNestedOneWithoutCustomerInput
+  storeCreditTransactions?: Prisma.StoreCreditTransactionCreateNestedManyWithoutCustomerInput
 }
 
 export type CustomerUncheckedCreateWithoutSessionsInput = {
@@ -1513,6 +1577,8 @@ export type CustomerUncheckedCreateWithoutSessionsInput = {
   resets?: Prisma.PasswordResetTokenUncheckedCreateNestedManyWithoutCustomerInput
   groupMemberships?: Prisma.CustomerGroupMemberUncheckedCreateNestedManyWithoutCustomerInput
   companyContacts?: Prisma.CompanyContactUncheckedCreateNestedManyWithoutCustomerInput
+  storeCreditAccount?: Prisma.StoreCreditAccountUncheckedCreateNestedOneWithoutCustomerInput
+  storeCreditTransactions?: Prisma.StoreCreditTransactionUncheckedCreateNestedManyWithoutCustomerInput
 }
 
 export type CustomerCreateOrConnectWithoutSessionsInput = {
@@ -1563,6 +1629,8 @@ export type CustomerUpdateWithoutSessionsInput = {
   resets?: Prisma.PasswordResetTokenUpdateManyWithoutCustomerNestedInput
   groupMemberships?: Prisma.CustomerGroupMemberUpdateManyWithoutCustomerNestedInput
   companyContacts?: Prisma.CompanyContactUpdateManyWithoutCustomerNestedInput
+  storeCreditAccount?: Prisma.StoreCreditAccountUpdateOneWithoutCustomerNestedInput
+  storeCreditTransactions?: Prisma.StoreCreditTransactionUpdateManyWithoutCustomerNestedInput
 }
 
 export type CustomerUncheckedUpdateWithoutSessionsInput = {
@@ -1597,6 +1665,8 @@ export type CustomerUncheckedUpdateWithoutSessionsInput = {
   resets?: Prisma.PasswordResetTokenUncheckedUpdateManyWithoutCustomerNestedInput
   groupMemberships?: Prisma.CustomerGroupMemberUncheckedUpdateManyWithoutCustomerNestedInput
   companyContacts?: Prisma.CompanyContactUncheckedUpdateManyWithoutCustomerNestedInput
+  storeCreditAccount?: Prisma.StoreCreditAccountUncheckedUpdateOneWithoutCustomerNestedInput
+  storeCreditTransactions?: Prisma.StoreCreditTransactionUncheckedUpdateManyWithoutCustomerNestedInput
 }
 
 export type CustomerCreateWithoutResetsInput = {
@@ -1631,6 +1701,8 @@ export type CustomerCreateWithoutResetsInput = {
   sessions?: Prisma.CustomerSessionCreateNestedManyWithoutCustomerInput
   groupMemberships?: Prisma.CustomerGroupMemberCreateNestedManyWithoutCustomerInput
   companyContacts?: Prisma.CompanyContactCreateNestedManyWithoutCustomerInput
+  storeCreditAccount?: Prisma.StoreCreditAccountCreateNestedOneWithoutCustomerInput
+  storeCreditTransactions?: Prisma.StoreCreditTransactionCreateNestedManyWithoutCustomerInput
 }
 
 export type CustomerUncheckedCreateWithoutResetsInput = {
@@ -1665,6 +1737,8 @@ export type CustomerUncheckedCreateWithoutResetsInput = {
   sessions?: Prisma.CustomerSessionUncheckedCreateNestedManyWithoutCustomerInput
   groupMemberships?: Prisma.CustomerGroupMemberUncheckedCreateNestedManyWithoutCustomerInput
   companyContacts?: Prisma.CompanyContactUncheckedCreateNestedManyWithoutCustomerInput
+  storeCreditAccount?: Prisma.StoreCreditAccountUncheckedCreateNestedOneWithoutCustomerInput
+  storeCreditTransactions?: Prisma.StoreCreditTransactionUncheckedCreateNestedManyWithoutCustomerInput
 }
 
 export type CustomerCreateOrConnectWithoutResetsInput = {
@@ -1715,6 +1789,8 @@ export type CustomerUpdateWithoutResetsInput = {
   sessions?: Prisma.CustomerSessionUpdateManyWithoutCustomerNestedInput
   groupMemberships?: Prisma.CustomerGroupMemberUpdateManyWithoutCustomerNestedInput
   companyContacts?: Prisma.CompanyContactUpdateManyWithoutCustomerNestedInput
+  storeCreditAccount?: Prisma.StoreCreditAccountUpdateOneWithoutCustomerNestedInput
+  storeCreditTransactions?: Prisma.StoreCreditTransactionUpdateManyWithoutCustomerNestedInput
 }
 
 export type CustomerUncheckedUpdateWithoutResetsInput = {
@@ -1749,6 +1825,8 @@ export type CustomerUncheckedUpdateWithoutResetsInput = {
   sessions?: Prisma.CustomerSessionUncheckedUpdateManyWithoutCustomerNestedInput
   groupMemberships?: Prisma.CustomerGroupMemberUncheckedUpdateManyWithoutCustomerNestedInput
   companyContacts?: Prisma.CompanyContactUncheckedUpdateManyWithoutCustomerNestedInput
+  storeCreditAccount?: Prisma.StoreCreditAccountUncheckedUpdateOneWithoutCustomerNestedInput
+  storeCreditTransactions?: Prisma.StoreCreditTransactionUncheckedUpdateManyWithoutCustomerNestedInput
 }
 
 export type CustomerCreateWithoutGroupMembershipsInput = {
@@ -1783,6 +1861,8 @@ export type CustomerCreateWithoutGroupMembershipsInput = {
   sessions?: Prisma.CustomerSessionCreateNestedManyWithoutCustomerInput
   resets?: Prisma.PasswordResetTokenCreateNestedManyWithoutCustomerInput
   companyContacts?: Prisma.CompanyContactCreateNestedManyWithoutCustomerInput
+  storeCreditAccount?: Prisma.StoreCreditAccountCreateNestedOneWithoutCustomerInput
+  storeCreditTransactions?: Prisma.StoreCreditTransactionCreateNestedManyWithoutCustomerInput
 }
 
 export type CustomerUncheckedCreateWithoutGroupMembershipsInput = {
@@ -1817,6 +1897,8 @@ export type CustomerUncheckedCreateWithoutGroupMembershipsInput = {
   sessions?: Prisma.CustomerSessionUncheckedCreateNestedManyWithoutCustomerInput
   resets?: Prisma.PasswordResetTokenUncheckedCreateNestedManyWithoutCustomerInput
   companyContacts?: Prisma.CompanyContactUncheckedCreateNestedManyWithoutCustomerInput
+  storeCreditAccount?: Prisma.StoreCreditAccountUncheckedCreateNestedOneWithoutCustomerInput
+  storeCreditTransactions?: Prisma.StoreCreditTransactionUncheckedCreateNestedManyWithoutCustomerInput
 }
 
 export type CustomerCreateOrConnectWithoutGroupMembershipsInput = {
@@ -1867,6 +1949,8 @@ export type CustomerUpdateWithoutGroupMembershipsInput = {
   sessions?: Prisma.CustomerSessionUpdateManyWithoutCustomerNestedInput
   resets?: Prisma.PasswordResetTokenUpdateManyWithoutCustomerNestedInput
   companyContacts?: Prisma.CompanyContactUpdateManyWithoutCustomerNestedInput
+  storeCreditAccount?: Prisma.StoreCreditAccountUpdateOneWithoutCustomerNestedInput
+  storeCreditTransactions?: Prisma.StoreCreditTransactionUpdateManyWithoutCustomerNestedInput
 }
 
 export type CustomerUncheckedUpdateWithoutGroupMembershipsInput = {
@@ -1901,6 +1985,8 @@ export type CustomerUncheckedUpdateWithoutGroupMembershipsInput = {
   sessions?: Prisma.CustomerSessionUncheckedUpdateManyWithoutCustomerNestedInput
   resets?: Prisma.PasswordResetTokenUncheckedUpdateManyWithoutCustomerNestedInput
   companyContacts?: Prisma.CompanyContactUncheckedUpdateManyWithoutCustomerNestedInput
+  storeCreditAccount?: Prisma.StoreCreditAccountUncheckedUpdateOneWithoutCustomerNestedInput
+  storeCreditTransactions?: Prisma.StoreCreditTransactionUncheckedUpdateManyWithoutCustomerNestedInput
 }
 
 export type CustomerCreateWithoutCompanyContactsInput = {
@@ -1935,6 +2021,8 @@ export type CustomerCreateWithoutCompanyContactsInput = {
   sessions?: Prisma.CustomerSessionCreateNestedManyWithoutCustomerInput
   resets?: Prisma.PasswordResetTokenCreateNestedManyWithoutCustomerInput
   groupMemberships?: Prisma.CustomerGroupMemberCreateNestedManyWithoutCustomerInput
+  storeCreditAccount?: Prisma.StoreCreditAccountCreateNestedOneWithoutCustomerInput
+  storeCreditTransactions?: Prisma.StoreCreditTransactionCreateNestedManyWithoutCustomerInput
 }
 
 export type CustomerUncheckedCreateWithoutCompanyContactsInput = {
@@ -1969,6 +2057,8 @@ export type CustomerUncheckedCreateWithoutCompanyContactsInput = {
   sessions?: Prisma.CustomerSessionUncheckedCreateNestedManyWithoutCustomerInput
   resets?: Prisma.PasswordResetTokenUncheckedCreateNestedManyWithoutCustomerInput
   groupMemberships?: Prisma.CustomerGroupMemberUncheckedCreateNestedManyWithoutCustomerInput
+  storeCreditAccount?: Prisma.StoreCreditAccountUncheckedCreateNestedOneWithoutCustomerInput
+  storeCreditTransactions?: Prisma.StoreCreditTransactionUncheckedCreateNestedManyWithoutCustomerInput
 }
 
 export type CustomerCreateOrConnectWithoutCompanyContactsInput = {
@@ -2019,6 +2109,8 @@ export type CustomerUpdateWithoutCompanyContactsInput = {
   sessions?: Prisma.CustomerSessionUpdateManyWithoutCustomerNestedInput
   resets?: Prisma.PasswordResetTokenUpdateManyWithoutCustomerNestedInput
   groupMemberships?: Prisma.CustomerGroupMemberUpdateManyWithoutCustomerNestedInput
+  storeCreditAccount?: Prisma.StoreCreditAccountUpdateOneWithoutCustomerNestedInput
+  storeCreditTransactions?: Prisma.StoreCreditTransactionUpdateManyWithoutCustomerNestedInput
 }
 
 export type CustomerUncheckedUpdateWithoutCompanyContactsInput = {
@@ -2053,6 +2145,328 @@ export type CustomerUncheckedUpdateWithoutCompanyContactsInput = {
   sessions?: Prisma.CustomerSessionUncheckedUpdateManyWithoutCustomerNestedInput
   resets?: Prisma.PasswordResetTokenUncheckedUpdateManyWithoutCustomerNestedInput
   groupMemberships?: Prisma.CustomerGroupMemberUncheckedUpdateManyWithoutCustomerNestedInput
+  storeCreditAccount?: Prisma.StoreCreditAccountUncheckedUpdateOneWithoutCustomerNestedInput
+  storeCreditTransactions?: Prisma.StoreCreditTransactionUncheckedUpdateManyWithoutCustomerNestedInput
+}
+
+export type CustomerCreateWithoutStoreCreditAccountInput = {
+  id: string
+  email: string
+  emailNormalized: string
+  firstName: string
+  lastName: string
+  sortName: string
+  phone?: string | null
+  company?: string | null
+  status?: string
+  tags?: Prisma.CustomerCreatetagsInput | string[]
+  metadata: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  activePriceKey?: string | null
+  locale?: string | null
+  taxNumber?: string | null
+  taxNumberType?: string | null
+  orderCount?: number
+  totalSpent?: bigint | number
+  firstOrderAt?: Date | string | null
+  lastOrderAt?: Date | string | null
+  tagsNormalized?: Prisma.CustomerCreatetagsNormalizedInput | string[]
+  deletedAt?: Date | string | null
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  passwordHash?: string | null
+  emailVerified?: boolean
+  project: Prisma.ProjectCreateNestedOneWithoutCustomersInput
+  addresses?: Prisma.CustomerAddressCreateNestedManyWithoutCustomerInput
+  notes?: Prisma.CustomerNoteCreateNestedManyWithoutCustomerInput
+  sessions?: Prisma.CustomerSessionCreateNestedManyWithoutCustomerInput
+  resets?: Prisma.PasswordResetTokenCreateNestedManyWithoutCustomerInput
+  groupMemberships?: Prisma.CustomerGroupMemberCreateNestedManyWithoutCustomerInput
+  companyContacts?: Prisma.CompanyContactCreateNestedManyWithoutCustomerInput
+  storeCreditTransactions?: Prisma.StoreCreditTransactionCreateNestedManyWithoutCustomerInput
+}
+
+export type CustomerUncheckedCreateWithoutStoreCreditAccountInput = {
+  id: string
+  projectId: string
+  email: string
+  emailNormalized: string
+  firstName: string
+  lastName: string
+  sortName: string
+  phone?: string | null
+  company?: string | null
+  status?: string
+  tags?: Prisma.CustomerCreatetagsInput | string[]
+  metadata: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  activePriceKey?: string | null
+  locale?: string | null
+  taxNumber?: string | null
+  taxNumberType?: string | null
+  orderCount?: number
+  totalSpent?: bigint | number
+  firstOrderAt?: Date | string | null
+  lastOrderAt?: Date | string | null
+  tagsNormalized?: Prisma.CustomerCreatetagsNormalizedInput | string[]
+  deletedAt?: Date | string | null
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  passwordHash?: string | null
+  emailVerified?: boolean
+  addresses?: Prisma.CustomerAddressUncheckedCreateNestedManyWithoutCustomerInput
+  notes?: Prisma.CustomerNoteUncheckedCreateNestedManyWithoutCustomerInput
+  sessions?: Prisma.CustomerSessionUncheckedCreateNestedManyWithoutCustomerInput
+  resets?: Prisma.PasswordResetTokenUncheckedCreateNestedManyWithoutCustomerInput
+  groupMemberships?: Prisma.CustomerGroupMemberUncheckedCreateNestedManyWithoutCustomerInput
+  companyContacts?: Prisma.CompanyContactUncheckedCreateNestedManyWithoutCustomerInput
+  storeCreditTransactions?: Prisma.StoreCreditTransactionUncheckedCreateNestedManyWithoutCustomerInput
+}
+
+export type CustomerCreateOrConnectWithoutStoreCreditAccountInput = {
+  where: Prisma.CustomerWhereUniqueInput
+  create: Prisma.XOR<Prisma.CustomerCreateWithoutStoreCreditAccountInput, Prisma.CustomerUncheckedCreateWithoutStoreCreditAccountInput>
+}
+
+export type CustomerUpsertWithoutStoreCreditAccountInput = {
+  update: Prisma.XOR<Prisma.CustomerUpdateWithoutStoreCreditAccountInput, Prisma.CustomerUncheckedUpdateWithoutStoreCreditAccountInput>
+  create: Prisma.XOR<Prisma.CustomerCreateWithoutStoreCreditAccountInput, Prisma.CustomerUncheckedCreateWithoutStoreCreditAccountInput>
+  where?: Prisma.CustomerWhereInput
+}
+
+export type CustomerUpdateToOneWithWhereWithoutStoreCreditAccountInput = {
+  where?: Prisma.CustomerWhereInput
+  data: Prisma.XOR<Prisma.CustomerUpdateWithoutStoreCreditAccountInput, Prisma.CustomerUncheckedUpdateWithoutStoreCreditAccountInput>
+}
+
+export type CustomerUpdateWithoutStoreCreditAccountInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  emailNormalized?: Prisma.StringFieldUpdateOperationsInput | string
+  firstName?: Prisma.StringFieldUpdateOperationsInput | string
+  lastName?: Prisma.StringFieldUpdateOperationsInput | string
+  sortName?: Prisma.StringFieldUpdateOperationsInput | string
+  phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  company?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  tags?: Prisma.CustomerUpdatetagsInput | string[]
+  metadata?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  activePriceKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  locale?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  taxNumber?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  taxNumberType?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  orderCount?: Prisma.IntFieldUpdateOperationsInput | number
+  totalSpent?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  firstOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  lastOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  tagsNormalized?: Prisma.CustomerUpdatetagsNormalizedInput | string[]
+  deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  passwordHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  emailVerified?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  project?: Prisma.ProjectUpdateOneRequiredWithoutCustomersNestedInput
+  addresses?: Prisma.CustomerAddressUpdateManyWithoutCustomerNestedInput
+  notes?: Prisma.CustomerNoteUpdateManyWithoutCustomerNestedInput
+  sessions?: Prisma.CustomerSessionUpdateManyWithoutCustomerNestedInput
+  resets?: Prisma.PasswordResetTokenUpdateManyWithoutCustomerNestedInput
+  groupMemberships?: Prisma.CustomerGroupMemberUpdateManyWithoutCustomerNestedInput
+  companyContacts?: Prisma.CompanyContactUpdateManyWithoutCustomerNestedInput
+  storeCreditTransactions?: Prisma.StoreCreditTransactionUpdateManyWithoutCustomerNestedInput
+}
+
+export type CustomerUncheckedUpdateWithoutStoreCreditAccountInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  projectId?: Prisma.StringFieldUpdateOperationsInput | string
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  emailNormalized?: Prisma.StringFieldUpdateOperationsInput | string
+  firstName?: Prisma.StringFieldUpdateOperationsInput | string
+  lastName?: Prisma.StringFieldUpdateOperationsInput | string
+  sortName?: Prisma.StringFieldUpdateOperationsInput | string
+  phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  company?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  tags?: Prisma.CustomerUpdatetagsInput | string[]
+  metadata?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  activePriceKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  locale?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  taxNumber?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  taxNumberType?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  orderCount?: Prisma.IntFieldUpdateOperationsInput | number
+  totalSpent?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  firstOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  lastOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  tagsNormalized?: Prisma.CustomerUpdatetagsNormalizedInput | string[]
+  deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  passwordHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  emailVerified?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  addresses?: Prisma.CustomerAddressUncheckedUpdateManyWithoutCustomerNestedInput
+  notes?: Prisma.CustomerNoteUncheckedUpdateManyWithoutCustomerNestedInput
+  sessions?: Prisma.CustomerSessionUncheckedUpdateManyWithoutCustomerNestedInput
+  resets?: Prisma.PasswordResetTokenUncheckedUpdateManyWithoutCustomerNestedInput
+  groupMemberships?: Prisma.CustomerGroupMemberUncheckedUpdateManyWithoutCustomerNestedInput
+  companyContacts?: Prisma.CompanyContactUncheckedUpdateManyWithoutCustomerNestedInput
+  storeCreditTransactions?: Prisma.StoreCreditTransactionUncheckedUpdateManyWithoutCustomerNestedInput
+}
+
+export type CustomerCreateWithoutStoreCreditTransactionsInput = {
+  id: string
+  email: string
+  emailNormalized: string
+  firstName: string
+  lastName: string
+  sortName: string
+  phone?: string | null
+  company?: string | null
+  status?: string
+  tags?: Prisma.CustomerCreatetagsInput | string[]
+  metadata: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  activePriceKey?: string | null
+  locale?: string | null
+  taxNumber?: string | null
+  taxNumberType?: string | null
+  orderCount?: number
+  totalSpent?: bigint | number
+  firstOrderAt?: Date | string | null
+  lastOrderAt?: Date | string | null
+  tagsNormalized?: Prisma.CustomerCreatetagsNormalizedInput | string[]
+  deletedAt?: Date | string | null
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  passwordHash?: string | null
+  emailVerified?: boolean
+  project: Prisma.ProjectCreateNestedOneWithoutCustomersInput
+  addresses?: Prisma.CustomerAddressCreateNestedManyWithoutCustomerInput
+  notes?: Prisma.CustomerNoteCreateNestedManyWithoutCustomerInput
+  sessions?: Prisma.CustomerSessionCreateNestedManyWithoutCustomerInput
+  resets?: Prisma.PasswordResetTokenCreateNestedManyWithoutCustomerInput
+  groupMemberships?: Prisma.CustomerGroupMemberCreateNestedManyWithoutCustomerInput
+  companyContacts?: Prisma.CompanyContactCreateNestedManyWithoutCustomerInput
+  storeCreditAccount?: Prisma.StoreCreditAccountCreateNestedOneWithoutCustomerInput
+}
+
+export type CustomerUncheckedCreateWithoutStoreCreditTransactionsInput = {
+  id: string
+  projectId: string
+  email: string
+  emailNormalized: string
+  firstName: string
+  lastName: string
+  sortName: string
+  phone?: string | null
+  company?: string | null
+  status?: string
+  tags?: Prisma.CustomerCreatetagsInput | string[]
+  metadata: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  activePriceKey?: string | null
+  locale?: string | null
+  taxNumber?: string | null
+  taxNumberType?: string | null
+  orderCount?: number
+  totalSpent?: bigint | number
+  firstOrderAt?: Date | string | null
+  lastOrderAt?: Date | string | null
+  tagsNormalized?: Prisma.CustomerCreatetagsNormalizedInput | string[]
+  deletedAt?: Date | string | null
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  passwordHash?: string | null
+  emailVerified?: boolean
+  addresses?: Prisma.CustomerAddressUncheckedCreateNestedManyWithoutCustomerInput
+  notes?: Prisma.CustomerNoteUncheckedCreateNestedManyWithoutCustomerInput
+  sessions?: Prisma.CustomerSessionUncheckedCreateNestedManyWithoutCustomerInput
+  resets?: Prisma.PasswordResetTokenUncheckedCreateNestedManyWithoutCustomerInput
+  groupMemberships?: Prisma.CustomerGroupMemberUncheckedCreateNestedManyWithoutCustomerInput
+  companyContacts?: Prisma.CompanyContactUncheckedCreateNestedManyWithoutCustomerInput
+  storeCreditAccount?: Prisma.StoreCreditAccountUncheckedCreateNestedOneWithoutCustomerInput
+}
+
+export type CustomerCreateOrConnectWithoutStoreCreditTransactionsInput = {
+  where: Prisma.CustomerWhereUniqueInput
+  create: Prisma.XOR<Prisma.CustomerCreateWithoutStoreCreditTransactionsInput, Prisma.CustomerUncheckedCreateWithoutStoreCreditTransactionsInput>
+}
+
+export type CustomerUpsertWithoutStoreCreditTransactionsInput = {
+  update: Prisma.XOR<Prisma.CustomerUpdateWithoutStoreCreditTransactionsInput, Prisma.CustomerUncheckedUpdateWithoutStoreCreditTransactionsInput>
+  create: Prisma.XOR<Prisma.CustomerCreateWithoutStoreCreditTransactionsInput, Prisma.CustomerUncheckedCreateWithoutStoreCreditTransactionsInput>
+  where?: Prisma.CustomerWhereInput
+}
+
+export type CustomerUpdateToOneWithWhereWithoutStoreCreditTransactionsInput = {
+  where?: Prisma.CustomerWhereInput
+  data: Prisma.XOR<Prisma.CustomerUpdateWithoutStoreCreditTransactionsInput, Prisma.CustomerUncheckedUpdateWithoutStoreCreditTransactionsInput>
+}
+
+export type CustomerUpdateWithoutStoreCreditTransactionsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  emailNormalized?: Prisma.StringFieldUpdateOperationsInput | string
+  firstName?: Prisma.StringFieldUpdateOperationsInput | string
+  lastName?: Prisma.StringFieldUpdateOperationsInput | string
+  sortName?: Prisma.StringFieldUpdateOperationsInput | string
+  phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  company?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  tags?: Prisma.CustomerUpdatetagsInput | string[]
+  metadata?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  activePriceKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  locale?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  taxNumber?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  taxNumberType?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  orderCount?: Prisma.IntFieldUpdateOperationsInput | number
+  totalSpent?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  firstOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  lastOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  tagsNormalized?: Prisma.CustomerUpdatetagsNormalizedInput | string[]
+  deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  passwordHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  emailVerified?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  project?: Prisma.ProjectUpdateOneRequiredWithoutCustomersNestedInput
+  addresses?: Prisma.CustomerAddressUpdateManyWithoutCustomerNestedInput
+  notes?: Prisma.CustomerNoteUpdateManyWithoutCustomerNestedInput
+  sessions?: Prisma.CustomerSessionUpdateManyWithoutCustomerNestedInput
+  resets?: Prisma.PasswordResetTokenUpdateManyWithoutCustomerNestedInput
+  groupMemberships?: Prisma.CustomerGroupMemberUpdateManyWithoutCustomerNestedInput
+  companyContacts?: Prisma.CompanyContactUpdateManyWithoutCustomerNestedInput
+  storeCreditAccount?: Prisma.StoreCreditAccountUpdateOneWithoutCustomerNestedInput
+}
+
+export type CustomerUncheckedUpdateWithoutStoreCreditTransactionsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  projectId?: Prisma.StringFieldUpdateOperationsInput | string
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  emailNormalized?: Prisma.StringFieldUpdateOperationsInput | string
+  firstName?: Prisma.StringFieldUpdateOperationsInput | string
+  lastName?: Prisma.StringFieldUpdateOperationsInput | string
+  sortName?: Prisma.StringFieldUpdateOperationsInput | string
+  phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  company?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  tags?: Prisma.CustomerUpdatetagsInput | string[]
+  metadata?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  activePriceKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  locale?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  taxNumber?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  taxNumberType?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  orderCount?: Prisma.IntFieldUpdateOperationsInput | number
+  totalSpent?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  firstOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  lastOrderAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  tagsNormalized?: Prisma.CustomerUpdatetagsNormalizedInput | string[]
+  deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  passwordHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  emailVerified?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  addresses?: Prisma.CustomerAddressUncheckedUpdateManyWithoutCustomerNestedInput
+  notes?: Prisma.CustomerNoteUncheckedUpdateManyWithoutCustomerNestedInput
+  sessions?: Prisma.CustomerSessionUncheckedUpdateManyWithoutCustomerNestedInput
+  resets?: Prisma.PasswordResetTokenUncheckedUpdateManyWithoutCustomerNestedInput
+  groupMemberships?: Prisma.CustomerGroupMemberUncheckedUpdateManyWithoutCustomerNestedInput
+  companyContacts?: Prisma.CompanyContactUncheckedUpdateManyWithoutCustomerNestedInput
+  storeCreditAccount?: Prisma.StoreCreditAccountUncheckedUpdateOneWithoutCustomerNestedInput
 }
 
 export type CustomerCreateManyProjectInput = {
@@ -2115,6 +2529,8 @@ export type CustomerUpdateWithoutProjectInput = {
   resets?: Prisma.PasswordResetTokenUpdateManyWithoutCustomerNestedInput
   groupMemberships?: Prisma.CustomerGroupMemberUpdateManyWithoutCustomerNestedInput
   companyContacts?: Prisma.CompanyContactUpdateManyWithoutCustomerNestedInput
+  storeCreditAccount?: Prisma.StoreCreditAccountUpdateOneWithoutCustomerNestedInput
+  storeCreditTransactions?: Prisma.StoreCreditTransactionUpdateManyWithoutCustomerNestedInput
 }
 
 export type CustomerUncheckedUpdateWithoutProjectInput = {
@@ -2149,6 +2565,8 @@ export type CustomerUncheckedUpdateWithoutProjectInput = {
   resets?: Prisma.PasswordResetTokenUncheckedUpdateManyWithoutCustomerNestedInput
   groupMemberships?: Prisma.CustomerGroupMemberUncheckedUpdateManyWithoutCustomerNestedInput
   companyContacts?: Prisma.CompanyContactUncheckedUpdateManyWithoutCustomerNestedInput
+  storeCreditAccount?: Prisma.StoreCreditAccountUncheckedUpdateOneWithoutCustomerNestedInput
+  storeCreditTransactions?: Prisma.StoreCreditTransactionUncheckedUpdateManyWithoutCustomerNestedInput
 }
 
 export type CustomerUncheckedUpdateManyWithoutProjectInput = {
@@ -2191,6 +2609,7 @@ export type CustomerCountOutputType = {
   resets: number
   groupMemberships: number
   companyContacts: number
+  storeCreditTransactions: number
 }
 
 export type CustomerCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -2200,6 +2619,7 @@ export type CustomerCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensio
   resets?: boolean | CustomerCountOutputTypeCountResetsArgs
   groupMemberships?: boolean | CustomerCountOutputTypeCountGroupMembershipsArgs
   companyContacts?: boolean | CustomerCountOutputTypeCountCompanyContactsArgs
+  storeCreditTransactions?: boolean | CustomerCountOutputTypeCountStoreCreditTransactionsArgs
 }
 
 /**
@@ -2254,6 +2674,13 @@ export type CustomerCountOutputTypeCountCompanyContactsArgs<ExtArgs extends runt
   where?: Prisma.CompanyContactWhereInput
 }
 
+/**
+ * CustomerCountOutputType without action
+ */
+export type CustomerCountOutputTypeCountStoreCreditTransactionsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.StoreCreditTransactionWhereInput
+}
+
 
 export type CustomerSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
   id?: boolean
@@ -2289,6 +2716,8 @@ export type CustomerSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs
   resets?: boolean | Prisma.Customer$resetsArgs<ExtArgs>
   groupMemberships?: boolean | Prisma.Customer$groupMembershipsArgs<ExtArgs>
   companyContacts?: boolean | Prisma.Customer$companyContactsArgs<ExtArgs>
+  storeCreditAccount?: boolean | Prisma.Customer$storeCreditAccountArgs<ExtArgs>
+  storeCreditTransactions?: boolean | Prisma.Customer$storeCreditTransactionsArgs<ExtArgs>
   _count?: boolean | Prisma.CustomerCountOutputTypeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["customer"]>
 
@@ -2390,6 +2819,8 @@ export type CustomerInclude<ExtArgs extends runtime.Types.Extensions.InternalArg
   resets?: boolean | Prisma.Customer$resetsArgs<ExtArgs>
   groupMemberships?: boolean | Prisma.Customer$groupMembershipsArgs<ExtArgs>
   companyContacts?: boolean | Prisma.Customer$companyContactsArgs<ExtArgs>
+  storeCreditAccount?: boolean | Prisma.Customer$storeCreditAccountArgs<ExtArgs>
+  storeCreditTransactions?: boolean | Prisma.Customer$storeCreditTransactionsArgs<ExtArgs>
   _count?: boolean | Prisma.CustomerCountOutputTypeDefaultArgs<ExtArgs>
 }
 export type CustomerIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -2409,6 +2840,8 @@ export type $CustomerPayload<ExtArgs extends runtime.Types.Extensions.InternalAr
     resets: Prisma.$PasswordResetTokenPayload<ExtArgs>[]
     groupMemberships: Prisma.$CustomerGroupMemberPayload<ExtArgs>[]
     companyContacts: Prisma.$CompanyContactPayload<ExtArgs>[]
+    storeCreditAccount: Prisma.$StoreCreditAccountPayload<ExtArgs> | null
+    storeCreditTransactions: Prisma.$StoreCreditTransactionPayload<ExtArgs>[]
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     id: string
@@ -2856,6 +3289,8 @@ export interface Prisma__CustomerClient<T, Null = never, ExtArgs extends runtime
   resets<T extends Prisma.Customer$resetsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Customer$resetsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$PasswordResetTokenPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   groupMemberships<T extends Prisma.Customer$groupMembershipsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Customer$groupMembershipsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$CustomerGroupMemberPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   companyContacts<T extends Prisma.Customer$companyContactsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Customer$companyContactsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$CompanyContactPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  storeCreditAccount<T extends Prisma.Customer$storeCreditAccountArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Customer$storeCreditAccountArgs<ExtArgs>>): Prisma.Prisma__StoreCreditAccountClient<runtime.Types.Result.GetResult<Prisma.$StoreCreditAccountPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | null, null, ExtArgs, GlobalOmitOptions>
+  storeCreditTransactions<T extends Prisma.Customer$storeCreditTransactionsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Customer$storeCreditTransactionsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$StoreCreditTransactionPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -3453,6 +3888,49 @@ export type Customer$companyContactsArgs<ExtArgs extends runtime.Types.Extension
   take?: number
   skip?: number
   distinct?: Prisma.CompanyContactScalarFieldEnum | Prisma.CompanyContactScalarFieldEnum[]
+}
+
+/**
+ * Customer.storeCreditAccount
+ */
+export type Customer$storeCreditAccountArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the StoreCreditAccount
+   */
+  select?: Prisma.StoreCreditAccountSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the StoreCreditAccount
+   */
+  omit?: Prisma.StoreCreditAccountOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.StoreCreditAccountInclude<ExtArgs> | null
+  where?: Prisma.StoreCreditAccountWhereInput
+}
+
+/**
+ * Customer.storeCreditTransactions
+ */
+export type Customer$storeCreditTransactionsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the StoreCreditTransaction
+   */
+  select?: Prisma.StoreCreditTransactionSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the StoreCreditTransaction
+   */
+  omit?: Prisma.StoreCreditTransactionOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.StoreCreditTransactionInclude<ExtArgs> | null
+  where?: Prisma.StoreCreditTransactionWhereInput
+  orderBy?: Prisma.StoreCreditTransactionOrderByWithRelationInput | Prisma.StoreCreditTransactionOrderByWithRelationInput[]
+  cursor?: Prisma.StoreCreditTransactionWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.StoreCreditTransactionScalarFieldEnum | Prisma.StoreCreditTransactionScalarFieldEnum[]
 }
 
 /**

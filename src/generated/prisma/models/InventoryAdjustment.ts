@@ -478,7 +478,8 @@ export type $InventoryAdjustmentPayload<ExtArgs extends runtime.Types.Extensions
     variantId: string
     locationId: string
     /**
-     * set, transfer_in, transfer_out, order, restock (a cancelled order's units coming back)
+     * set, transfer_in, transfer_out, order, restock (a cancelled order's units coming back), purchase_order
+     * (units received from a supplier)
      */
     reason: string
     delta: number

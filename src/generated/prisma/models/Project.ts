@@ -435,6 +435,8 @@ export type ProjectWhereInput = {
   shippingZones?: Prisma.ShippingZoneListRelationFilter
   shippingRates?: Prisma.ShippingRateListRelationFilter
   checkouts?: Prisma.CheckoutListRelationFilter
+  purchaseOrders?: Prisma.PurchaseOrderListRelationFilter
+  navigationMenus?: Prisma.NavigationMenuListRelationFilter
   webhookSubscriptions?: Prisma.WebhookSubscriptionListRelationFilter
   webhookEvents?: Prisma.WebhookEventListRelationFilter
 }
@@ -490,6 +492,8 @@ export type ProjectOrderByWithRelationInput = {
   shippingZones?: Prisma.ShippingZoneOrderByRelationAggregateInput
   shippingRates?: Prisma.ShippingRateOrderByRelationAggregateInput
   checkouts?: Prisma.CheckoutOrderByRelationAggregateInput
+  purchaseOrders?: Prisma.PurchaseOrderOrderByRelationAggregateInput
+  navigationMenus?: Prisma.NavigationMenuOrderByRelationAggregateInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionOrderByRelationAggregateInput
   webhookEvents?: Prisma.WebhookEventOrderByRelationAggregateInput
 }
@@ -548,6 +552,8 @@ export type ProjectWhereUniqueInput = Prisma.AtLeast<{
   shippingZones?: Prisma.ShippingZoneListRelationFilter
   shippingRates?: Prisma.ShippingRateListRelationFilter
   checkouts?: Prisma.CheckoutListRelationFilter
+  purchaseOrders?: Prisma.PurchaseOrderListRelationFilter
+  navigationMenus?: Prisma.NavigationMenuListRelationFilter
   webhookSubscriptions?: Prisma.WebhookSubscriptionListRelationFilter
   webhookEvents?: Prisma.WebhookEventListRelationFilter
 }, "id">
@@ -671,6 +677,8 @@ export type ProjectCreateInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -726,6 +734,8 @@ export type ProjectUncheckedCreateInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -781,6 +791,8 @@ export type ProjectUpdateInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -836,6 +848,8 @@ export type ProjectUncheckedUpdateInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -1442,6 +1456,34 @@ export type ProjectUpdateOneRequiredWithoutCheckoutsNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.ProjectUpdateToOneWithWhereWithoutCheckoutsInput, Prisma.ProjectUpdateWithoutCheckoutsInput>, Prisma.ProjectUncheckedUpdateWithoutCheckoutsInput>
 }
 
+export type ProjectCreateNestedOneWithoutPurchaseOrdersInput = {
+  create?: Prisma.XOR<Prisma.ProjectCreateWithoutPurchaseOrdersInput, Prisma.ProjectUncheckedCreateWithoutPurchaseOrdersInput>
+  connectOrCreate?: Prisma.ProjectCreateOrConnectWithoutPurchaseOrdersInput
+  connect?: Prisma.ProjectWhereUniqueInput
+}
+
+export type ProjectUpdateOneRequiredWithoutPurchaseOrdersNestedInput = {
+  create?: Prisma.XOR<Prisma.ProjectCreateWithoutPurchaseOrdersInput, Prisma.ProjectUncheckedCreateWithoutPurchaseOrdersInput>
+  connectOrCreate?: Prisma.ProjectCreateOrConnectWithoutPurchaseOrdersInput
+  upsert?: Prisma.ProjectUpsertWithoutPurchaseOrdersInput
+  connect?: Prisma.ProjectWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.ProjectUpdateToOneWithWhereWithoutPurchaseOrdersInput, Prisma.ProjectUpdateWithoutPurchaseOrdersInput>, Prisma.ProjectUncheckedUpdateWithoutPurchaseOrdersInput>
+}
+
+export type ProjectCreateNestedOneWithoutNavigationMenusInput = {
+  create?: Prisma.XOR<Prisma.ProjectCreateWithoutNavigationMenusInput, Prisma.ProjectUncheckedCreateWithoutNavigationMenusInput>
+  connectOrCreate?: Prisma.ProjectCreateOrConnectWithoutNavigationMenusInput
+  connect?: Prisma.ProjectWhereUniqueInput
+}
+
+export type ProjectUpdateOneRequiredWithoutNavigationMenusNestedInput = {
+  create?: Prisma.XOR<Prisma.ProjectCreateWithoutNavigationMenusInput, Prisma.ProjectUncheckedCreateWithoutNavigationMenusInput>
+  connectOrCreate?: Prisma.ProjectCreateOrConnectWithoutNavigationMenusInput
+  upsert?: Prisma.ProjectUpsertWithoutNavigationMenusInput
+  connect?: Prisma.ProjectWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.ProjectUpdateToOneWithWhereWithoutNavigationMenusInput, Prisma.ProjectUpdateWithoutNavigationMenusInput>, Prisma.ProjectUncheckedUpdateWithoutNavigationMenusInput>
+}
+
 export type ProjectCreateWithoutRateWindowsInput = {
   id: string
   name: string
@@ -1492,6 +1534,8 @@ export type ProjectCreateWithoutRateWindowsInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -1546,6 +1590,8 @@ export type ProjectUncheckedCreateWithoutRateWindowsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -1616,6 +1662,8 @@ export type ProjectUpdateWithoutRateWindowsInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -1670,6 +1718,8 @@ export type ProjectUncheckedUpdateWithoutRateWindowsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -1724,6 +1774,8 @@ export type ProjectCreateWithoutUsageWarningsInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -1778,6 +1830,8 @@ export type ProjectUncheckedCreateWithoutUsageWarningsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -1848,6 +1902,8 @@ export type ProjectUpdateWithoutUsageWarningsInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -1902,6 +1958,8 @@ export type ProjectUncheckedUpdateWithoutUsageWarningsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -1956,6 +2014,8 @@ export type ProjectCreateWithoutApiKeysInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -2010,6 +2070,8 @@ export type ProjectUncheckedCreateWithoutApiKeysInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -2080,6 +2142,8 @@ export type ProjectUpdateWithoutApiKeysInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -2134,6 +2198,8 @@ export type ProjectUncheckedUpdateWithoutApiKeysInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -2188,6 +2254,8 @@ export type ProjectCreateWithoutLocationsInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -2242,6 +2310,8 @@ export type ProjectUncheckedCreateWithoutLocationsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -2312,6 +2382,8 @@ export type ProjectUpdateWithoutLocationsInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -2366,6 +2438,8 @@ export type ProjectUncheckedUpdateWithoutLocationsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -2420,6 +2494,8 @@ export type ProjectCreateWithoutStoreEventsInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -2474,6 +2550,8 @@ export type ProjectUncheckedCreateWithoutStoreEventsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -2544,6 +2622,8 @@ export type ProjectUpdateWithoutStoreEventsInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -2598,6 +2678,8 @@ export type ProjectUncheckedUpdateWithoutStoreEventsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -2652,6 +2734,8 @@ export type ProjectCreateWithoutOutboxEmailsInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -2706,6 +2790,8 @@ export type ProjectUncheckedCreateWithoutOutboxEmailsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -2776,6 +2862,8 @@ export type ProjectUpdateWithoutOutboxEmailsInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -2830,6 +2918,8 @@ export type ProjectUncheckedUpdateWithoutOutboxEmailsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -2884,6 +2974,8 @@ export type ProjectCreateWithoutCustomersInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -2938,6 +3030,8 @@ export type ProjectUncheckedCreateWithoutCustomersInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -3008,6 +3102,8 @@ export type ProjectUpdateWithoutCustomersInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -3062,6 +3158,8 @@ export type ProjectUncheckedUpdateWithoutCustomersInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -3116,6 +3214,8 @@ export type ProjectCreateWithoutProductsInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -3170,6 +3270,8 @@ export type ProjectUncheckedCreateWithoutProductsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -3240,6 +3342,8 @@ export type ProjectUpdateWithoutProductsInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -3294,6 +3398,8 @@ export type ProjectUncheckedUpdateWithoutProductsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -3348,6 +3454,8 @@ export type ProjectCreateWithoutCollectionsInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -3402,6 +3510,8 @@ export type ProjectUncheckedCreateWithoutCollectionsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -3472,6 +3582,8 @@ export type ProjectUpdateWithoutCollectionsInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -3526,6 +3638,8 @@ export type ProjectUncheckedUpdateWithoutCollectionsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -3580,6 +3694,8 @@ export type ProjectCreateWithoutFilesInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -3634,6 +3750,8 @@ export type ProjectUncheckedCreateWithoutFilesInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -3704,6 +3822,8 @@ export type ProjectUpdateWithoutFilesInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -3758,6 +3878,8 @@ export type ProjectUncheckedUpdateWithoutFilesInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -3813,6 +3935,8 @@ export type ProjectCreateWithoutWebhookSubscriptionsInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
 
@@ -3867,6 +3991,8 @@ export type ProjectUncheckedCreateWithoutWebhookSubscriptionsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
 
@@ -3937,6 +4063,8 @@ export type ProjectUpdateWithoutWebhookSubscriptionsInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
 
@@ -3991,6 +4119,8 @@ export type ProjectUncheckedUpdateWithoutWebhookSubscriptionsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
 
@@ -4045,6 +4175,8 @@ export type ProjectCreateWithoutWebhookEventsInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
 }
 
@@ -4099,6 +4231,8 @@ export type ProjectUncheckedCreateWithoutWebhookEventsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
 }
 
@@ -4169,6 +4303,8 @@ export type ProjectUpdateWithoutWebhookEventsInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
 }
 
@@ -4223,6 +4359,8 @@ export type ProjectUncheckedUpdateWithoutWebhookEventsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
 }
 
@@ -4276,6 +4414,8 @@ export type ProjectCreateWithoutCountersInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -4330,6 +4470,8 @@ export type ProjectUncheckedCreateWithoutCountersInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -4400,6 +4542,8 @@ export type ProjectUpdateWithoutCountersInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -4454,6 +4598,8 @@ export type ProjectUncheckedUpdateWithoutCountersInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -4508,6 +4654,8 @@ export type ProjectCreateWithoutDraftOrdersInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -4562,6 +4710,8 @@ export type ProjectUncheckedCreateWithoutDraftOrdersInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -4632,6 +4782,8 @@ export type ProjectUpdateWithoutDraftOrdersInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -4686,6 +4838,8 @@ export type ProjectUncheckedUpdateWithoutDraftOrdersInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -4740,6 +4894,8 @@ export type ProjectCreateWithoutOrdersInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -4794,6 +4950,8 @@ export type ProjectUncheckedCreateWithoutOrdersInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -4864,6 +5022,8 @@ export type ProjectUpdateWithoutOrdersInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -4918,6 +5078,8 @@ export type ProjectUncheckedUpdateWithoutOrdersInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -4972,6 +5134,8 @@ export type ProjectCreateWithoutShippingZonesInput = {
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -5026,6 +5190,8 @@ export type ProjectUncheckedCreateWithoutShippingZonesInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -5096,6 +5262,8 @@ export type ProjectUpdateWithoutShippingZonesInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -5150,6 +5318,8 @@ export type ProjectUncheckedUpdateWithoutShippingZonesInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -5204,6 +5374,8 @@ export type ProjectCreateWithoutShippingRatesInput = {
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -5258,6 +5430,8 @@ export type ProjectUncheckedCreateWithoutShippingRatesInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -5328,6 +5502,8 @@ export type ProjectUpdateWithoutShippingRatesInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -5382,6 +5558,8 @@ export type ProjectUncheckedUpdateWithoutShippingRatesInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -5436,6 +5614,8 @@ export type ProjectCreateWithoutMetafieldDefinitionsInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -5490,6 +5670,8 @@ export type ProjectUncheckedCreateWithoutMetafieldDefinitionsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -5560,6 +5742,8 @@ export type ProjectUpdateWithoutMetafieldDefinitionsInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -5614,6 +5798,8 @@ export type ProjectUncheckedUpdateWithoutMetafieldDefinitionsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -5668,6 +5854,8 @@ export type ProjectCreateWithoutCustomerGroupsInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -5722,6 +5910,8 @@ export type ProjectUncheckedCreateWithoutCustomerGroupsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -5792,6 +5982,8 @@ export type ProjectUpdateWithoutCustomerGroupsInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -5846,6 +6038,8 @@ export type ProjectUncheckedUpdateWithoutCustomerGroupsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -5900,6 +6094,8 @@ export type ProjectCreateWithoutCompaniesInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -5954,6 +6150,8 @@ export type ProjectUncheckedCreateWithoutCompaniesInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -6024,6 +6222,8 @@ export type ProjectUpdateWithoutCompaniesInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -6078,6 +6278,8 @@ export type ProjectUncheckedUpdateWithoutCompaniesInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -6132,6 +6334,8 @@ export type ProjectCreateWithoutPriceListsInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -6186,6 +6390,8 @@ export type ProjectUncheckedCreateWithoutPriceListsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -6256,6 +6462,8 @@ export type ProjectUpdateWithoutPriceListsInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -6310,6 +6518,8 @@ export type ProjectUncheckedUpdateWithoutPriceListsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -6364,6 +6574,8 @@ export type ProjectCreateWithoutSearchSynonymsInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -6418,6 +6630,8 @@ export type ProjectUncheckedCreateWithoutSearchSynonymsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -6488,6 +6702,8 @@ export type ProjectUpdateWithoutSearchSynonymsInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -6542,6 +6758,8 @@ export type ProjectUncheckedUpdateWithoutSearchSynonymsInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -6596,6 +6814,8 @@ export type ProjectCreateWithoutMerchandisingRulesInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -6650,6 +6870,8 @@ export type ProjectUncheckedCreateWithoutMerchandisingRulesInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -6720,6 +6942,8 @@ export type ProjectUpdateWithoutMerchandisingRulesInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -6774,6 +6998,8 @@ export type ProjectUncheckedUpdateWithoutMerchandisingRulesInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -6828,6 +7054,8 @@ export type ProjectCreateWithoutSuggestionBlocksInput = {
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -6882,6 +7110,8 @@ export type ProjectUncheckedCreateWithoutSuggestionBlocksInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
   checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -6952,6 +7182,8 @@ export type ProjectUpdateWithoutSuggestionBlocksInput = {
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -7006,6 +7238,8 @@ export type ProjectUncheckedUpdateWithoutSuggestionBlocksInput = {
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
   checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -7060,6 +7294,8 @@ export type ProjectCreateWithoutCheckoutsInput = {
   merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
 }
@@ -7114,6 +7350,8 @@ export type ProjectUncheckedCreateWithoutCheckoutsInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
   shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
   shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
   webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -7184,6 +7422,8 @@ export type ProjectUpdateWithoutCheckoutsInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
 }
@@ -7238,6 +7478,488 @@ export type ProjectUncheckedUpdateWithoutCheckoutsInput = {
   merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
   shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
   shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
+  webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
+  webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
+}
+
+export type ProjectCreateWithoutPurchaseOrdersInput = {
+  id: string
+  name: string
+  domain?: string | null
+  domainVerified?: boolean
+  extensions?: Prisma.ProjectCreateextensionsInput | string[]
+  plan?: string
+  currency?: string
+  locale?: string
+  tax: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: boolean
+  rateLimitPerMinute?: number
+  monthlyQuota?: number
+  storefrontRateLimitPerMinute?: number | null
+  authAttemptsPerIpPerMinute?: number
+  authAttemptsPerEmailPerMinute?: number
+  storefrontClientSharePercent?: number
+  contactEmail?: string | null
+  reservationMinutes?: number
+  checkoutReservationMinutes?: number
+  paymentProvider?: string
+  stripeSecretKey?: string | null
+  stripeWebhookSecret?: string | null
+  checkoutsPerIpPerMinute?: number
+  signingSecret: string
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  apiKeys?: Prisma.ApiKeyCreateNestedManyWithoutProjectInput
+  locations?: Prisma.LocationCreateNestedManyWithoutProjectInput
+  customers?: Prisma.CustomerCreateNestedManyWithoutProjectInput
+  products?: Prisma.ProductCreateNestedManyWithoutProjectInput
+  collections?: Prisma.CollectionCreateNestedManyWithoutProjectInput
+  files?: Prisma.FileCreateNestedManyWithoutProjectInput
+  storeEvents?: Prisma.StoreEventCreateNestedManyWithoutProjectInput
+  outboxEmails?: Prisma.OutboxEmailCreateNestedManyWithoutProjectInput
+  counters?: Prisma.ProjectCounterCreateNestedManyWithoutProjectInput
+  draftOrders?: Prisma.DraftOrderCreateNestedManyWithoutProjectInput
+  orders?: Prisma.OrderCreateNestedManyWithoutProjectInput
+  rateWindows?: Prisma.RateWindowCreateNestedManyWithoutProjectInput
+  usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionCreateNestedManyWithoutProjectInput
+  customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
+  companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
+  priceLists?: Prisma.PriceListCreateNestedManyWithoutProjectInput
+  searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockCreateNestedManyWithoutProjectInput
+  merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
+  shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
+  shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
+  checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuCreateNestedManyWithoutProjectInput
+  webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
+  webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
+}
+
+export type ProjectUncheckedCreateWithoutPurchaseOrdersInput = {
+  id: string
+  name: string
+  domain?: string | null
+  domainVerified?: boolean
+  extensions?: Prisma.ProjectCreateextensionsInput | string[]
+  plan?: string
+  currency?: string
+  locale?: string
+  tax: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: boolean
+  rateLimitPerMinute?: number
+  monthlyQuota?: number
+  storefrontRateLimitPerMinute?: number | null
+  authAttemptsPerIpPerMinute?: number
+  authAttemptsPerEmailPerMinute?: number
+  storefrontClientSharePercent?: number
+  contactEmail?: string | null
+  reservationMinutes?: number
+  checkoutReservationMinutes?: number
+  paymentProvider?: string
+  stripeSecretKey?: string | null
+  stripeWebhookSecret?: string | null
+  checkoutsPerIpPerMinute?: number
+  signingSecret: string
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  apiKeys?: Prisma.ApiKeyUncheckedCreateNestedManyWithoutProjectInput
+  locations?: Prisma.LocationUncheckedCreateNestedManyWithoutProjectInput
+  customers?: Prisma.CustomerUncheckedCreateNestedManyWithoutProjectInput
+  products?: Prisma.ProductUncheckedCreateNestedManyWithoutProjectInput
+  collections?: Prisma.CollectionUncheckedCreateNestedManyWithoutProjectInput
+  files?: Prisma.FileUncheckedCreateNestedManyWithoutProjectInput
+  storeEvents?: Prisma.StoreEventUncheckedCreateNestedManyWithoutProjectInput
+  outboxEmails?: Prisma.OutboxEmailUncheckedCreateNestedManyWithoutProjectInput
+  counters?: Prisma.ProjectCounterUncheckedCreateNestedManyWithoutProjectInput
+  draftOrders?: Prisma.DraftOrderUncheckedCreateNestedManyWithoutProjectInput
+  orders?: Prisma.OrderUncheckedCreateNestedManyWithoutProjectInput
+  rateWindows?: Prisma.RateWindowUncheckedCreateNestedManyWithoutProjectInput
+  usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedCreateNestedManyWithoutProjectInput
+  customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
+  companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
+  priceLists?: Prisma.PriceListUncheckedCreateNestedManyWithoutProjectInput
+  searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedCreateNestedManyWithoutProjectInput
+  merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
+  shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
+  shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
+  checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedCreateNestedManyWithoutProjectInput
+  webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
+  webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
+}
+
+export type ProjectCreateOrConnectWithoutPurchaseOrdersInput = {
+  where: Prisma.ProjectWhereUniqueInput
+  create: Prisma.XOR<Prisma.ProjectCreateWithoutPurchaseOrdersInput, Prisma.ProjectUncheckedCreateWithoutPurchaseOrdersInput>
+}
+
+export type ProjectUpsertWithoutPurchaseOrdersInput = {
+  update: Prisma.XOR<Prisma.ProjectUpdateWithoutPurchaseOrdersInput, Prisma.ProjectUncheckedUpdateWithoutPurchaseOrdersInput>
+  create: Prisma.XOR<Prisma.ProjectCreateWithoutPurchaseOrdersInput, Prisma.ProjectUncheckedCreateWithoutPurchaseOrdersInput>
+  where?: Prisma.ProjectWhereInput
+}
+
+export type ProjectUpdateToOneWithWhereWithoutPurchaseOrdersInput = {
+  where?: Prisma.ProjectWhereInput
+  data: Prisma.XOR<Prisma.ProjectUpdateWithoutPurchaseOrdersInput, Prisma.ProjectUncheckedUpdateWithoutPurchaseOrdersInput>
+}
+
+export type ProjectUpdateWithoutPurchaseOrdersInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  domain?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  domainVerified?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  extensions?: Prisma.ProjectUpdateextensionsInput | string[]
+  plan?: Prisma.StringFieldUpdateOperationsInput | string
+  currency?: Prisma.StringFieldUpdateOperationsInput | string
+  locale?: Prisma.StringFieldUpdateOperationsInput | string
+  tax?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  apiKeys?: Prisma.ApiKeyUpdateManyWithoutProjectNestedInput
+  locations?: Prisma.LocationUpdateManyWithoutProjectNestedInput
+  customers?: Prisma.CustomerUpdateManyWithoutProjectNestedInput
+  products?: Prisma.ProductUpdateManyWithoutProjectNestedInput
+  collections?: Prisma.CollectionUpdateManyWithoutProjectNestedInput
+  files?: Prisma.FileUpdateManyWithoutProjectNestedInput
+  storeEvents?: Prisma.StoreEventUpdateManyWithoutProjectNestedInput
+  outboxEmails?: Prisma.OutboxEmailUpdateManyWithoutProjectNestedInput
+  counters?: Prisma.ProjectCounterUpdateManyWithoutProjectNestedInput
+  draftOrders?: Prisma.DraftOrderUpdateManyWithoutProjectNestedInput
+  orders?: Prisma.OrderUpdateManyWithoutProjectNestedInput
+  rateWindows?: Prisma.RateWindowUpdateManyWithoutProjectNestedInput
+  usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionUpdateManyWithoutProjectNestedInput
+  customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
+  companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
+  priceLists?: Prisma.PriceListUpdateManyWithoutProjectNestedInput
+  searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUpdateManyWithoutProjectNestedInput
+  merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
+  shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
+  shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
+  checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUpdateManyWithoutProjectNestedInput
+  webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
+  webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
+}
+
+export type ProjectUncheckedUpdateWithoutPurchaseOrdersInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  domain?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  domainVerified?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  extensions?: Prisma.ProjectUpdateextensionsInput | string[]
+  plan?: Prisma.StringFieldUpdateOperationsInput | string
+  currency?: Prisma.StringFieldUpdateOperationsInput | string
+  locale?: Prisma.StringFieldUpdateOperationsInput | string
+  tax?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  apiKeys?: Prisma.ApiKeyUncheckedUpdateManyWithoutProjectNestedInput
+  locations?: Prisma.LocationUncheckedUpdateManyWithoutProjectNestedInput
+  customers?: Prisma.CustomerUncheckedUpdateManyWithoutProjectNestedInput
+  products?: Prisma.ProductUncheckedUpdateManyWithoutProjectNestedInput
+  collections?: Prisma.CollectionUncheckedUpdateManyWithoutProjectNestedInput
+  files?: Prisma.FileUncheckedUpdateManyWithoutProjectNestedInput
+  storeEvents?: Prisma.StoreEventUncheckedUpdateManyWithoutProjectNestedInput
+  outboxEmails?: Prisma.OutboxEmailUncheckedUpdateManyWithoutProjectNestedInput
+  counters?: Prisma.ProjectCounterUncheckedUpdateManyWithoutProjectNestedInput
+  draftOrders?: Prisma.DraftOrderUncheckedUpdateManyWithoutProjectNestedInput
+  orders?: Prisma.OrderUncheckedUpdateManyWithoutProjectNestedInput
+  rateWindows?: Prisma.RateWindowUncheckedUpdateManyWithoutProjectNestedInput
+  usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedUpdateManyWithoutProjectNestedInput
+  customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
+  companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
+  priceLists?: Prisma.PriceListUncheckedUpdateManyWithoutProjectNestedInput
+  searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedUpdateManyWithoutProjectNestedInput
+  merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
+  shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
+  shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
+  checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  navigationMenus?: Prisma.NavigationMenuUncheckedUpdateManyWithoutProjectNestedInput
+  webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
+  webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
+}
+
+export type ProjectCreateWithoutNavigationMenusInput = {
+  id: string
+  name: string
+  domain?: string | null
+  domainVerified?: boolean
+  extensions?: Prisma.ProjectCreateextensionsInput | string[]
+  plan?: string
+  currency?: string
+  locale?: string
+  tax: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: boolean
+  rateLimitPerMinute?: number
+  monthlyQuota?: number
+  storefrontRateLimitPerMinute?: number | null
+  authAttemptsPerIpPerMinute?: number
+  authAttemptsPerEmailPerMinute?: number
+  storefrontClientSharePercent?: number
+  contactEmail?: string | null
+  reservationMinutes?: number
+  checkoutReservationMinutes?: number
+  paymentProvider?: string
+  stripeSecretKey?: string | null
+  stripeWebhookSecret?: string | null
+  checkoutsPerIpPerMinute?: number
+  signingSecret: string
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  apiKeys?: Prisma.ApiKeyCreateNestedManyWithoutProjectInput
+  locations?: Prisma.LocationCreateNestedManyWithoutProjectInput
+  customers?: Prisma.CustomerCreateNestedManyWithoutProjectInput
+  products?: Prisma.ProductCreateNestedManyWithoutProjectInput
+  collections?: Prisma.CollectionCreateNestedManyWithoutProjectInput
+  files?: Prisma.FileCreateNestedManyWithoutProjectInput
+  storeEvents?: Prisma.StoreEventCreateNestedManyWithoutProjectInput
+  outboxEmails?: Prisma.OutboxEmailCreateNestedManyWithoutProjectInput
+  counters?: Prisma.ProjectCounterCreateNestedManyWithoutProjectInput
+  draftOrders?: Prisma.DraftOrderCreateNestedManyWithoutProjectInput
+  orders?: Prisma.OrderCreateNestedManyWithoutProjectInput
+  rateWindows?: Prisma.RateWindowCreateNestedManyWithoutProjectInput
+  usageWarnings?: Prisma.UsageWarningCreateNestedManyWithoutProjectInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionCreateNestedManyWithoutProjectInput
+  customerGroups?: Prisma.CustomerGroupCreateNestedManyWithoutProjectInput
+  companies?: Prisma.CompanyCreateNestedManyWithoutProjectInput
+  priceLists?: Prisma.PriceListCreateNestedManyWithoutProjectInput
+  searchSynonyms?: Prisma.SynonymGroupCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockCreateNestedManyWithoutProjectInput
+  merchandisingRules?: Prisma.MerchandisingRuleCreateNestedManyWithoutProjectInput
+  shippingZones?: Prisma.ShippingZoneCreateNestedManyWithoutProjectInput
+  shippingRates?: Prisma.ShippingRateCreateNestedManyWithoutProjectInput
+  checkouts?: Prisma.CheckoutCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderCreateNestedManyWithoutProjectInput
+  webhookSubscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutProjectInput
+  webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutProjectInput
+}
+
+export type ProjectUncheckedCreateWithoutNavigationMenusInput = {
+  id: string
+  name: string
+  domain?: string | null
+  domainVerified?: boolean
+  extensions?: Prisma.ProjectCreateextensionsInput | string[]
+  plan?: string
+  currency?: string
+  locale?: string
+  tax: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: boolean
+  rateLimitPerMinute?: number
+  monthlyQuota?: number
+  storefrontRateLimitPerMinute?: number | null
+  authAttemptsPerIpPerMinute?: number
+  authAttemptsPerEmailPerMinute?: number
+  storefrontClientSharePercent?: number
+  contactEmail?: string | null
+  reservationMinutes?: number
+  checkoutReservationMinutes?: number
+  paymentProvider?: string
+  stripeSecretKey?: string | null
+  stripeWebhookSecret?: string | null
+  checkoutsPerIpPerMinute?: number
+  signingSecret: string
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  apiKeys?: Prisma.ApiKeyUncheckedCreateNestedManyWithoutProjectInput
+  locations?: Prisma.LocationUncheckedCreateNestedManyWithoutProjectInput
+  customers?: Prisma.CustomerUncheckedCreateNestedManyWithoutProjectInput
+  products?: Prisma.ProductUncheckedCreateNestedManyWithoutProjectInput
+  collections?: Prisma.CollectionUncheckedCreateNestedManyWithoutProjectInput
+  files?: Prisma.FileUncheckedCreateNestedManyWithoutProjectInput
+  storeEvents?: Prisma.StoreEventUncheckedCreateNestedManyWithoutProjectInput
+  outboxEmails?: Prisma.OutboxEmailUncheckedCreateNestedManyWithoutProjectInput
+  counters?: Prisma.ProjectCounterUncheckedCreateNestedManyWithoutProjectInput
+  draftOrders?: Prisma.DraftOrderUncheckedCreateNestedManyWithoutProjectInput
+  orders?: Prisma.OrderUncheckedCreateNestedManyWithoutProjectInput
+  rateWindows?: Prisma.RateWindowUncheckedCreateNestedManyWithoutProjectInput
+  usageWarnings?: Prisma.UsageWarningUncheckedCreateNestedManyWithoutProjectInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedCreateNestedManyWithoutProjectInput
+  customerGroups?: Prisma.CustomerGroupUncheckedCreateNestedManyWithoutProjectInput
+  companies?: Prisma.CompanyUncheckedCreateNestedManyWithoutProjectInput
+  priceLists?: Prisma.PriceListUncheckedCreateNestedManyWithoutProjectInput
+  searchSynonyms?: Prisma.SynonymGroupUncheckedCreateNestedManyWithoutProjectInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedCreateNestedManyWithoutProjectInput
+  merchandisingRules?: Prisma.MerchandisingRuleUncheckedCreateNestedManyWithoutProjectInput
+  shippingZones?: Prisma.ShippingZoneUncheckedCreateNestedManyWithoutProjectInput
+  shippingRates?: Prisma.ShippingRateUncheckedCreateNestedManyWithoutProjectInput
+  checkouts?: Prisma.CheckoutUncheckedCreateNestedManyWithoutProjectInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedCreateNestedManyWithoutProjectInput
+  webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutProjectInput
+  webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutProjectInput
+}
+
+export type ProjectCreateOrConnectWithoutNavigationMenusInput = {
+  where: Prisma.ProjectWhereUniqueInput
+  create: Prisma.XOR<Prisma.ProjectCreateWithoutNavigationMenusInput, Prisma.ProjectUncheckedCreateWithoutNavigationMenusInput>
+}
+
+export type ProjectUpsertWithoutNavigationMenusInput = {
+  update: Prisma.XOR<Prisma.ProjectUpdateWithoutNavigationMenusInput, Prisma.ProjectUncheckedUpdateWithoutNavigationMenusInput>
+  create: Prisma.XOR<Prisma.ProjectCreateWithoutNavigationMenusInput, Prisma.ProjectUncheckedCreateWithoutNavigationMenusInput>
+  where?: Prisma.ProjectWhereInput
+}
+
+export type ProjectUpdateToOneWithWhereWithoutNavigationMenusInput = {
+  where?: Prisma.ProjectWhereInput
+  data: Prisma.XOR<Prisma.ProjectUpdateWithoutNavigationMenusInput, Prisma.ProjectUncheckedUpdateWithoutNavigationMenusInput>
+}
+
+export type ProjectUpdateWithoutNavigationMenusInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  domain?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  domainVerified?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  extensions?: Prisma.ProjectUpdateextensionsInput | string[]
+  plan?: Prisma.StringFieldUpdateOperationsInput | string
+  currency?: Prisma.StringFieldUpdateOperationsInput | string
+  locale?: Prisma.StringFieldUpdateOperationsInput | string
+  tax?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  apiKeys?: Prisma.ApiKeyUpdateManyWithoutProjectNestedInput
+  locations?: Prisma.LocationUpdateManyWithoutProjectNestedInput
+  customers?: Prisma.CustomerUpdateManyWithoutProjectNestedInput
+  products?: Prisma.ProductUpdateManyWithoutProjectNestedInput
+  collections?: Prisma.CollectionUpdateManyWithoutProjectNestedInput
+  files?: Prisma.FileUpdateManyWithoutProjectNestedInput
+  storeEvents?: Prisma.StoreEventUpdateManyWithoutProjectNestedInput
+  outboxEmails?: Prisma.OutboxEmailUpdateManyWithoutProjectNestedInput
+  counters?: Prisma.ProjectCounterUpdateManyWithoutProjectNestedInput
+  draftOrders?: Prisma.DraftOrderUpdateManyWithoutProjectNestedInput
+  orders?: Prisma.OrderUpdateManyWithoutProjectNestedInput
+  rateWindows?: Prisma.RateWindowUpdateManyWithoutProjectNestedInput
+  usageWarnings?: Prisma.UsageWarningUpdateManyWithoutProjectNestedInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionUpdateManyWithoutProjectNestedInput
+  customerGroups?: Prisma.CustomerGroupUpdateManyWithoutProjectNestedInput
+  companies?: Prisma.CompanyUpdateManyWithoutProjectNestedInput
+  priceLists?: Prisma.PriceListUpdateManyWithoutProjectNestedInput
+  searchSynonyms?: Prisma.SynonymGroupUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUpdateManyWithoutProjectNestedInput
+  merchandisingRules?: Prisma.MerchandisingRuleUpdateManyWithoutProjectNestedInput
+  shippingZones?: Prisma.ShippingZoneUpdateManyWithoutProjectNestedInput
+  shippingRates?: Prisma.ShippingRateUpdateManyWithoutProjectNestedInput
+  checkouts?: Prisma.CheckoutUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUpdateManyWithoutProjectNestedInput
+  webhookSubscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutProjectNestedInput
+  webhookEvents?: Prisma.WebhookEventUpdateManyWithoutProjectNestedInput
+}
+
+export type ProjectUncheckedUpdateWithoutNavigationMenusInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  domain?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  domainVerified?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  extensions?: Prisma.ProjectUpdateextensionsInput | string[]
+  plan?: Prisma.StringFieldUpdateOperationsInput | string
+  currency?: Prisma.StringFieldUpdateOperationsInput | string
+  locale?: Prisma.StringFieldUpdateOperationsInput | string
+  tax?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  exchangeRates?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  suspended?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  rateLimitPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  monthlyQuota?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontRateLimitPerMinute?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  authAttemptsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  authAttemptsPerEmailPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  storefrontClientSharePercent?: Prisma.IntFieldUpdateOperationsInput | number
+  contactEmail?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  reservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  checkoutReservationMinutes?: Prisma.IntFieldUpdateOperationsInput | number
+  paymentProvider?: Prisma.StringFieldUpdateOperationsInput | string
+  stripeSecretKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  stripeWebhookSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  checkoutsPerIpPerMinute?: Prisma.IntFieldUpdateOperationsInput | number
+  signingSecret?: Prisma.StringFieldUpdateOperationsInput | string
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  apiKeys?: Prisma.ApiKeyUncheckedUpdateManyWithoutProjectNestedInput
+  locations?: Prisma.LocationUncheckedUpdateManyWithoutProjectNestedInput
+  customers?: Prisma.CustomerUncheckedUpdateManyWithoutProjectNestedInput
+  products?: Prisma.ProductUncheckedUpdateManyWithoutProjectNestedInput
+  collections?: Prisma.CollectionUncheckedUpdateManyWithoutProjectNestedInput
+  files?: Prisma.FileUncheckedUpdateManyWithoutProjectNestedInput
+  storeEvents?: Prisma.StoreEventUncheckedUpdateManyWithoutProjectNestedInput
+  outboxEmails?: Prisma.OutboxEmailUncheckedUpdateManyWithoutProjectNestedInput
+  counters?: Prisma.ProjectCounterUncheckedUpdateManyWithoutProjectNestedInput
+  draftOrders?: Prisma.DraftOrderUncheckedUpdateManyWithoutProjectNestedInput
+  orders?: Prisma.OrderUncheckedUpdateManyWithoutProjectNestedInput
+  rateWindows?: Prisma.RateWindowUncheckedUpdateManyWithoutProjectNestedInput
+  usageWarnings?: Prisma.UsageWarningUncheckedUpdateManyWithoutProjectNestedInput
+  metafieldDefinitions?: Prisma.MetafieldDefinitionUncheckedUpdateManyWithoutProjectNestedInput
+  customerGroups?: Prisma.CustomerGroupUncheckedUpdateManyWithoutProjectNestedInput
+  companies?: Prisma.CompanyUncheckedUpdateManyWithoutProjectNestedInput
+  priceLists?: Prisma.PriceListUncheckedUpdateManyWithoutProjectNestedInput
+  searchSynonyms?: Prisma.SynonymGroupUncheckedUpdateManyWithoutProjectNestedInput
+  suggestionBlocks?: Prisma.SearchSuggestionBlockUncheckedUpdateManyWithoutProjectNestedInput
+  merchandisingRules?: Prisma.MerchandisingRuleUncheckedUpdateManyWithoutProjectNestedInput
+  shippingZones?: Prisma.ShippingZoneUncheckedUpdateManyWithoutProjectNestedInput
+  shippingRates?: Prisma.ShippingRateUncheckedUpdateManyWithoutProjectNestedInput
+  checkouts?: Prisma.CheckoutUncheckedUpdateManyWithoutProjectNestedInput
+  purchaseOrders?: Prisma.PurchaseOrderUncheckedUpdateManyWithoutProjectNestedInput
   webhookSubscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutProjectNestedInput
   webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -7271,6 +7993,8 @@ export type ProjectCountOutputType = {
   shippingZones: number
   shippingRates: number
   checkouts: number
+  purchaseOrders: number
+  navigationMenus: number
   webhookSubscriptions: number
   webhookEvents: number
 }
@@ -7299,6 +8023,8 @@ export type ProjectCountOutputTypeSelect<ExtArgs extends runtime.Types.Extension
   shippingZones?: boolean | ProjectCountOutputTypeCountShippingZonesArgs
   shippingRates?: boolean | ProjectCountOutputTypeCountShippingRatesArgs
   checkouts?: boolean | ProjectCountOutputTypeCountCheckoutsArgs
+  purchaseOrders?: boolean | ProjectCountOutputTypeCountPurchaseOrdersArgs
+  navigationMenus?: boolean | ProjectCountOutputTypeCountNavigationMenusArgs
   webhookSubscriptions?: boolean | ProjectCountOutputTypeCountWebhookSubscriptionsArgs
   webhookEvents?: boolean | ProjectCountOutputTypeCountWebhookEventsArgs
 }
@@ -7477,6 +8203,20 @@ export type ProjectCountOutputTypeCountCheckoutsArgs<ExtArgs extends runtime.Typ
 /**
  * ProjectCountOutputType without action
  */
+export type ProjectCountOutputTypeCountPurchaseOrdersArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.PurchaseOrderWhereInput
+}
+
+/**
+ * ProjectCountOutputType without action
+ */
+export type ProjectCountOutputTypeCountNavigationMenusArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.NavigationMenuWhereInput
+}
+
+/**
+ * ProjectCountOutputType without action
+ */
 export type ProjectCountOutputTypeCountWebhookSubscriptionsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   where?: Prisma.WebhookSubscriptionWhereInput
 }
@@ -7540,6 +8280,8 @@ export type ProjectSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs 
   shippingZones?: boolean | Prisma.Project$shippingZonesArgs<ExtArgs>
   shippingRates?: boolean | Prisma.Project$shippingRatesArgs<ExtArgs>
   checkouts?: boolean | Prisma.Project$checkoutsArgs<ExtArgs>
+  purchaseOrders?: boolean | Prisma.Project$purchaseOrdersArgs<ExtArgs>
+  navigationMenus?: boolean | Prisma.Project$navigationMenusArgs<ExtArgs>
   webhookSubscriptions?: boolean | Prisma.Project$webhookSubscriptionsArgs<ExtArgs>
   webhookEvents?: boolean | Prisma.Project$webhookEventsArgs<ExtArgs>
   _count?: boolean | Prisma.ProjectCountOutputTypeDefaultArgs<ExtArgs>
@@ -7660,6 +8402,8 @@ export type ProjectInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs
   shippingZones?: boolean | Prisma.Project$shippingZonesArgs<ExtArgs>
   shippingRates?: boolean | Prisma.Project$shippingRatesArgs<ExtArgs>
   checkouts?: boolean | Prisma.Project$checkoutsArgs<ExtArgs>
+  purchaseOrders?: boolean | Prisma.Project$purchaseOrdersArgs<ExtArgs>
+  navigationMenus?: boolean | Prisma.Project$navigationMenusArgs<ExtArgs>
   webhookSubscriptions?: boolean | Prisma.Project$webhookSubscriptionsArgs<ExtArgs>
   webhookEvents?: boolean | Prisma.Project$webhookEventsArgs<ExtArgs>
   _count?: boolean | Prisma.ProjectCountOutputTypeDefaultArgs<ExtArgs>
@@ -7693,6 +8437,8 @@ export type $ProjectPayload<ExtArgs extends runtime.Types.Extensions.InternalArg
     shippingZones: Prisma.$ShippingZonePayload<ExtArgs>[]
     shippingRates: Prisma.$ShippingRatePayload<ExtArgs>[]
     checkouts: Prisma.$CheckoutPayload<ExtArgs>[]
+    purchaseOrders: Prisma.$PurchaseOrderPayload<ExtArgs>[]
+    navigationMenus: Prisma.$NavigationMenuPayload<ExtArgs>[]
     webhookSubscriptions: Prisma.$WebhookSubscriptionPayload<ExtArgs>[]
     webhookEvents: Prisma.$WebhookEventPayload<ExtArgs>[]
   }
@@ -8178,6 +8924,8 @@ export interface Prisma__ProjectClient<T, Null = never, ExtArgs extends runtime.
   shippingZones<T extends Prisma.Project$shippingZonesArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$shippingZonesArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$ShippingZonePayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   shippingRates<T extends Prisma.Project$shippingRatesArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$shippingRatesArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$ShippingRatePayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   checkouts<T extends Prisma.Project$checkoutsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$checkoutsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$CheckoutPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  purchaseOrders<T extends Prisma.Project$purchaseOrdersArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$purchaseOrdersArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$PurchaseOrderPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  navigationMenus<T extends Prisma.Project$navigationMenusArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$navigationMenusArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$NavigationMenuPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   webhookSubscriptions<T extends Prisma.Project$webhookSubscriptionsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$webhookSubscriptionsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$WebhookSubscriptionPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   webhookEvents<T extends Prisma.Project$webhookEventsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$webhookEventsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$WebhookEventPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   /**
@@ -9178,6 +9926,54 @@ export type Project$checkoutsArgs<ExtArgs extends runtime.Types.Extensions.Inter
   take?: number
   skip?: number
   distinct?: Prisma.CheckoutScalarFieldEnum | Prisma.CheckoutScalarFieldEnum[]
+}
+
+/**
+ * Project.purchaseOrders
+ */
+export type Project$purchaseOrdersArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the PurchaseOrder
+   */
+  select?: Prisma.PurchaseOrderSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the PurchaseOrder
+   */
+  omit?: Prisma.PurchaseOrderOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.PurchaseOrderInclude<ExtArgs> | null
+  where?: Prisma.PurchaseOrderWhereInput
+  orderBy?: Prisma.PurchaseOrderOrderByWithRelationInput | Prisma.PurchaseOrderOrderByWithRelationInput[]
+  cursor?: Prisma.PurchaseOrderWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.PurchaseOrderScalarFieldEnum | Prisma.PurchaseOrderScalarFieldEnum[]
+}
+
+/**
+ * Project.navigationMenus
+ */
+export type Project$navigationMenusArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the NavigationMenu
+   */
+  select?: Prisma.NavigationMenuSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the NavigationMenu
+   */
+  omit?: Prisma.NavigationMenuOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.NavigationMenuInclude<ExtArgs> | null
+  where?: Prisma.NavigationMenuWhereInput
+  orderBy?: Prisma.NavigationMenuOrderByWithRelationInput | Prisma.NavigationMenuOrderByWithRelationInput[]
+  cursor?: Prisma.NavigationMenuWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.NavigationMenuScalarFieldEnum | Prisma.NavigationMenuScalarFieldEnum[]
 }
 
 /**

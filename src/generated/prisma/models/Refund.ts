@@ -29,10 +29,12 @@ export type AggregateRefund = {
 
 export type RefundAvgAggregateOutputType = {
   amount: number | null
+  storeCreditAmount: number | null
 }
 
 export type RefundSumAggregateOutputType = {
   amount: bigint | null
+  storeCreditAmount: bigint | null
 }
 
 export type RefundMinAggregateOutputType = {
@@ -41,6 +43,7 @@ export type RefundMinAggregateOutputType = {
   orderId: string | null
   amount: bigint | null
   reason: string | null
+  storeCreditAmount: bigint | null
   createdAt: Date | null
 }
 
@@ -50,6 +53,7 @@ export type RefundMaxAggregateOutputType = {
   orderId: string | null
   amount: bigint | null
   reason: string | null
+  storeCreditAmount: bigint | null
   createdAt: Date | null
 }
 
@@ -60,6 +64,7 @@ export type RefundCountAggregateOutputType = {
   amount: number
   reason: number
   lineItems: number
+  storeCreditAmount: number
   createdAt: number
   _all: number
 }
@@ -67,10 +72,12 @@ export type RefundCountAggregateOutputType = {
 
 export type RefundAvgAggregateInputType = {
   amount?: true
+  storeCreditAmount?: true
 }
 
 export type RefundSumAggregateInputType = {
   amount?: true
+  storeCreditAmount?: true
 }
 
 export type RefundMinAggregateInputType = {
@@ -79,6 +86,7 @@ export type RefundMinAggregateInputType = {
   orderId?: true
   amount?: true
   reason?: true
+  storeCreditAmount?: true
   createdAt?: true
 }
 
@@ -88,6 +96,7 @@ export type RefundMaxAggregateInputType = {
   orderId?: true
   amount?: true
   reason?: true
+  storeCreditAmount?: true
   createdAt?: true
 }
 
@@ -98,6 +107,7 @@ export type RefundCountAggregateInputType = {
   amount?: true
   reason?: true
   lineItems?: true
+  storeCreditAmount?: true
   createdAt?: true
   _all?: true
 }
@@ -195,6 +205,7 @@ export type RefundGroupByOutputType = {
   amount: bigint
   reason: string | null
   lineItems: runtime.JsonValue
+  storeCreditAmount: bigint
   createdAt: Date
   _count: RefundCountAggregateOutputType | null
   _avg: RefundAvgAggregateOutputType | null
@@ -228,6 +239,7 @@ export type RefundWhereInput = {
   amount?: Prisma.BigIntFilter<"Refund"> | bigint | number
   reason?: Prisma.StringNullableFilter<"Refund"> | string | null
   lineItems?: Prisma.JsonFilter<"Refund">
+  storeCreditAmount?: Prisma.BigIntFilter<"Refund"> | bigint | number
   createdAt?: Prisma.DateTimeFilter<"Refund"> | Date | string
   order?: Prisma.XOR<Prisma.OrderScalarRelationFilter, Prisma.OrderWhereInput>
 }
@@ -239,6 +251,7 @@ export type RefundOrderByWithRelationInput = {
   amount?: Prisma.SortOrder
   reason?: Prisma.SortOrderInput | Prisma.SortOrder
   lineItems?: Prisma.SortOrder
+  storeCreditAmount?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   order?: Prisma.OrderOrderByWithRelationInput
 }
@@ -253,6 +266,7 @@ export type RefundWhereUniqueInput = Prisma.AtLeast<{
   amount?: Prisma.BigIntFilter<"Refund"> | bigint | number
   reason?: Prisma.StringNullableFilter<"Refund"> | string | null
   lineItems?: Prisma.JsonFilter<"Refund">
+  storeCreditAmount?: Prisma.BigIntFilter<"Refund"> | bigint | number
   createdAt?: Prisma.DateTimeFilter<"Refund"> | Date | string
   order?: Prisma.XOR<Prisma.OrderScalarRelationFilter, Prisma.OrderWhereInput>
 }, "id">
@@ -264,6 +278,7 @@ export type RefundOrderByWithAggregationInput = {
   amount?: Prisma.SortOrder
   reason?: Prisma.SortOrderInput | Prisma.SortOrder
   lineItems?: Prisma.SortOrder
+  storeCreditAmount?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   _count?: Prisma.RefundCountOrderByAggregateInput
   _avg?: Prisma.RefundAvgOrderByAggregateInput
@@ -282,6 +297,7 @@ export type RefundScalarWhereWithAggregatesInput = {
   amount?: Prisma.BigIntWithAggregatesFilter<"Refund"> | bigint | number
   reason?: Prisma.StringNullableWithAggregatesFilter<"Refund"> | string | null
   lineItems?: Prisma.JsonWithAggregatesFilter<"Refund">
+  storeCreditAmount?: Prisma.BigIntWithAggregatesFilter<"Refund"> | bigint | number
   createdAt?: Prisma.DateTimeWithAggregatesFilter<"Refund"> | Date | string
 }
 
@@ -291,6 +307,7 @@ export type RefundCreateInput = {
   amount: bigint | number
   reason?: string | null
   lineItems: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  storeCreditAmount?: bigint | number
   createdAt?: Date | string
   order: Prisma.OrderCreateNestedOneWithoutRefundsInput
 }
@@ -302,6 +319,7 @@ export type RefundUncheckedCreateInput = {
   amount: bigint | number
   reason?: string | null
   lineItems: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  storeCreditAmount?: bigint | number
   createdAt?: Date | string
 }
 
@@ -311,6 +329,7 @@ export type RefundUpdateInput = {
   amount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   reason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   lineItems?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  storeCreditAmount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   order?: Prisma.OrderUpdateOneRequiredWithoutRefundsNestedInput
 }
@@ -322,6 +341,7 @@ export type RefundUncheckedUpdateInput = {
   amount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   reason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   lineItems?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  storeCreditAmount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
@@ -332,6 +352,7 @@ export type RefundCreateManyInput = {
   amount: bigint | number
   reason?: string | null
   lineItems: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  storeCreditAmount?: bigint | number
   createdAt?: Date | string
 }
 
@@ -341,6 +362,7 @@ export type RefundUpdateManyMutationInput = {
   amount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   reason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   lineItems?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  storeCreditAmount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
@@ -351,6 +373,7 @@ export type RefundUncheckedUpdateManyInput = {
   amount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   reason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   lineItems?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  storeCreditAmount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
@@ -371,11 +394,13 @@ export type RefundCountOrderByAggregateInput = {
   amount?: Prisma.SortOrder
   reason?: Prisma.SortOrder
   lineItems?: Prisma.SortOrder
+  storeCreditAmount?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
 }
 
 export type RefundAvgOrderByAggregateInput = {
   amount?: Prisma.SortOrder
+  storeCreditAmount?: Prisma.SortOrder
 }
 
 export type RefundMaxOrderByAggregateInput = {
@@ -384,6 +409,7 @@ export type RefundMaxOrderByAggregateInput = {
   orderId?: Prisma.SortOrder
   amount?: Prisma.SortOrder
   reason?: Prisma.SortOrder
+  storeCreditAmount?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
 }
 
@@ -393,11 +419,13 @@ export type RefundMinOrderByAggregateInput = {
   orderId?: Prisma.SortOrder
   amount?: Prisma.SortOrder
   reason?: Prisma.SortOrder
+  storeCreditAmount?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
 }
 
 export type RefundSumOrderByAggregateInput = {
   amount?: Prisma.SortOrder
+  storeCreditAmount?: Prisma.SortOrder
 }
 
 export type RefundCreateNestedManyWithoutOrderInput = {
@@ -448,6 +476,7 @@ export type RefundCreateWithoutOrderInput = {
   amount: bigint | number
   reason?: string | null
   lineItems: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  storeCreditAmount?: bigint | number
   createdAt?: Date | string
 }
 
@@ -457,6 +486,7 @@ export type RefundUncheckedCreateWithoutOrderInput = {
   amount: bigint | number
   reason?: string | null
   lineItems: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  storeCreditAmount?: bigint | number
   createdAt?: Date | string
 }
 
@@ -496,6 +526,7 @@ export type RefundScalarWhereInput = {
   amount?: Prisma.BigIntFilter<"Refund"> | bigint | number
   reason?: Prisma.StringNullableFilter<"Refund"> | string | null
   lineItems?: Prisma.JsonFilter<"Refund">
+  storeCreditAmount?: Prisma.BigIntFilter<"Refund"> | bigint | number
   createdAt?: Prisma.DateTimeFilter<"Refund"> | Date | string
 }
 
@@ -505,6 +536,7 @@ export type RefundCreateManyOrderInput = {
   amount: bigint | number
   reason?: string | null
   lineItems: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  storeCreditAmount?: bigint | number
   createdAt?: Date | string
 }
 
@@ -514,6 +546,7 @@ export type RefundUpdateWithoutOrderInput = {
   amount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   reason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   lineItems?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  storeCreditAmount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
@@ -523,6 +556,7 @@ export type RefundUncheckedUpdateWithoutOrderInput = {
   amount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   reason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   lineItems?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  storeCreditAmount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
@@ -532,6 +566,7 @@ export type RefundUncheckedUpdateManyWithoutOrderInput = {
   amount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   reason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   lineItems?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  storeCreditAmount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
@@ -544,6 +579,7 @@ export type RefundSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs =
   amount?: boolean
   reason?: boolean
   lineItems?: boolean
+  storeCreditAmount?: boolean
   createdAt?: boolean
   order?: boolean | Prisma.OrderDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["refund"]>
@@ -555,6 +591,7 @@ export type RefundSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Extens
   amount?: boolean
   reason?: boolean
   lineItems?: boolean
+  storeCreditAmount?: boolean
   createdAt?: boolean
   order?: boolean | Prisma.OrderDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["refund"]>
@@ -566,6 +603,7 @@ export type RefundSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extens
   amount?: boolean
   reason?: boolean
   lineItems?: boolean
+  storeCreditAmount?: boolean
   createdAt?: boolean
   order?: boolean | Prisma.OrderDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["refund"]>
@@ -577,10 +615,11 @@ export type RefundSelectScalar = {
   amount?: boolean
   reason?: boolean
   lineItems?: boolean
+  storeCreditAmount?: boolean
   createdAt?: boolean
 }
 
-export type RefundOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "projectId" | "orderId" | "amount" | "reason" | "lineItems" | "createdAt", ExtArgs["result"]["refund"]>
+export type RefundOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "projectId" | "orderId" | "amount" | "reason" | "lineItems" | "storeCreditAmount" | "createdAt", ExtArgs["result"]["refund"]>
 export type RefundInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   order?: boolean | Prisma.OrderDefaultArgs<ExtArgs>
 }
@@ -609,6 +648,10 @@ export type $RefundPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs
      * [{line_item_index, quantity, location_id}] (the API's RefundLineItem objects): units restocked.
      */
     lineItems: runtime.JsonValue
+    /**
+     * The part of amount returned to the customer's store credit (the rest is money).
+     */
+    storeCreditAmount: bigint
     createdAt: Date
   }, ExtArgs["result"]["refund"]>
   composites: {}
@@ -1040,6 +1083,7 @@ export interface RefundFieldRefs {
   readonly amount: Prisma.FieldRef<"Refund", 'BigInt'>
   readonly reason: Prisma.FieldRef<"Refund", 'String'>
   readonly lineItems: Prisma.FieldRef<"Refund", 'Json'>
+  readonly storeCreditAmount: Prisma.FieldRef<"Refund", 'BigInt'>
   readonly createdAt: Prisma.FieldRef<"Refund", 'DateTime'>
 }
     

@@ -15,7 +15,7 @@ import type * as Prisma from "../internal/prismaNamespace.js"
 /**
  * Model SearchProduct
  * The search document of each active, live product (drafts, archived and deleted products have none).
- * Written by the search area's reindexProducts in the transaction of every catalog write that changes it;
+ * Written by reindexProducts (catalog/search-index.ts) in the transaction of every catalog write that changes it;
  * in_stock also by the trigger search_products_stock on variants (stock changes come from several areas).
  */
 export type SearchProductModel = runtime.Types.Result.DefaultSelection<Prisma.$SearchProductPayload>

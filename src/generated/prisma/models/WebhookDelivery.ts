@@ -1195,7 +1195,7 @@ export type $WebhookDeliveryPayload<ExtArgs extends runtime.Types.Extensions.Int
      */
     leaseUntil: Date | null
     /**
-     * The pg-boss job that is to wake this delivery next (see webhooks/delivery-queue.ts).
+     * The pg-boss job that is to wake this delivery next (see webhook-queue/delivery-queue.ts).
      */
     wakeJobId: string | null
     /**

@@ -73,3 +73,8 @@ export const compile = (ctx: Ctx, sqls: Prisma.Sql[]) => {
   if (!memo) compiledByProject.set(projectId, (memo = new CompiledTsQueries(1_000)));
   return memo.compile(ctx, sqls);
 };
+
+/** Forgets the project's compiled tsqueries (SEARCH_INDEX_CACHES=off, index-caches.ts): its next search compiles anew. */
+export function forgetCompiled(projectId: string): void {
+  compiledByProject.delete(projectId);
+}

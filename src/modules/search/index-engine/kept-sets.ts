@@ -56,6 +56,12 @@ export function mergedPostings(index: ProductIndex, low: number, high: number, w
   });
 }
 
+/** Forgets every set kept for `index` (SEARCH_INDEX_CACHES=off, index-caches.ts): its next search keeps them anew. */
+export function forgetKeptSets(index: ProductIndex): void {
+  lexemeLists.delete(index);
+  keptByIndex.delete(index);
+}
+
 /** Numbers for kept postings arrays, so a union of two can be kept by theirs. */
 export const keptIds = new WeakMap<Int32Array, number>();
 let nextKeptId = 0;

@@ -50,6 +50,11 @@ const MIN_KEPT_RANKS = 20_000;
 const MAX_KEPT_RANKS = 500_000;
 const ENTRY_RANKS = 64;
 
+/** Forgets the ranks and impact orders kept for `index` (SEARCH_INDEX_CACHES=off, index-caches.ts). */
+export function forgetRanked(index: ProductIndex): void {
+  rankedByIndex.delete(index);
+}
+
 /** The index's kept ranks and impact orders, with its bounds (by its product count). */
 export function rankedOf(index: ProductIndex): RankedByIndex {
   let ranked = rankedByIndex.get(index);
