@@ -16,7 +16,10 @@ let built = false;
 function compiledScript(script: string): string | undefined {
   if (!COMPILED_ENTRIES.has(script)) return undefined;
   if (!built) {
-    execFileSync(process.execPath, ['codegen/build.mjs', '--if-stale'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    execFileSync(process.execPath, ['codegen/build.mjs', '--if-stale'], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     built = true;
   }
   return script.replace(/^src\/(.+)\.ts$/, 'dist/$1.js');
