@@ -1,10 +1,12 @@
 /**
  * Jest, native ESM: TypeScript through swc, tests against a real PostgreSQL (see tests/setup).
- * Two projects share one global setup (one PostgreSQL and one migrated template database per run):
+ * Three projects share one global setup (one PostgreSQL and one migrated template database per run):
  * - fast: unit tests and integration tests against the in-process app;
  * - slow: tests that spawn processes (the server, Prism, Chromium, PgBouncer, the webhook receiver, the SDK package build and
- *   install) or send or walk 100k of something (the contract fuzzer's bounded run, the 100k-customer pagination).
- * `npm test` runs both; `npm run test:fast` only the fast one.
+ *   install) or send or walk 100k of something (the contract fuzzer's bounded run, the 100k-customer pagination);
+ * - timed: tests that bound how long the code itself takes (event-loop stalls, latency), which other suites running
+ *   beside them on the same cores would measure instead: run alone, after the others (`npm test`, `.ci/run`).
+ * `npm test` runs fast and slow side by side, then timed alone (`--runInBand`); `npm run test:fast` only fast.
  */
 // Paths from the root: a directory (ends in /) or a file.
 const slowTests = [
@@ -24,6 +26,9 @@ const slowTests = [
   'tests/integration/docs/docs-page.test.ts',
   'tests/fuzz/',
 ];
+
+// The timed project: its files bound an event-loop stall or a latency of the process under test, so they run alone.
+const timedTests = ['tests/integration/process/index-build-bound.test.ts'];
 
 const shared = {
   testEnvironment: 'node',
@@ -50,7 +55,8 @@ const shared = {
       '<rootDir>/tests/setup/prisma-query-compiler.mjs',
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
-  setupFilesAfterEnv: ['<rootDir>/tests/setup/contract-guard.ts'],
+  // The pooler probe records nothing unless TEST_POOLER_RECORD names a file (.ci/run's PgBouncer pass reads it).
+  setupFilesAfterEnv: ['<rootDir>/tests/setup/contract-guard.ts', '<rootDir>/tests/setup/pooler-probe.ts'],
   // jest-runtime with a V8 code cache under its module compiles (tests/setup/code-cache-runtime.cjs) and the heavy
   // third-party packages loaded once per worker instead of once per file (each file says why and how it stays correct).
   runtime: '<rootDir>/tests/setup/shared-packages-runtime.cjs',
@@ -62,12 +68,18 @@ export default {
       ...shared,
       displayName: 'fast',
       testMatch: ['**/*.test.ts'],
-      testPathIgnorePatterns: ['/node_modules/', ...slowTests.map((p) => `<rootDir>/${p}`)],
+      testPathIgnorePatterns: ['/node_modules/', ...[...slowTests, ...timedTests].map((p) => `<rootDir>/${p}`)],
     },
     {
       ...shared,
       displayName: 'slow',
       testMatch: slowTests.map((p) => `<rootDir>/${p}${p.endsWith('/') ? '**/*.test.ts' : ''}`),
+      testPathIgnorePatterns: ['/node_modules/', ...timedTests.map((p) => `<rootDir>/${p}`)],
+    },
+    {
+      ...shared,
+      displayName: 'timed',
+      testMatch: timedTests.map((p) => `<rootDir>/${p}`),
     },
   ],
   // Global (not per project), so both projects share one run of each.

@@ -1,4 +1,5 @@
 import net from 'node:net';
+import ipaddr from 'ipaddr.js';
 import { OutboundError } from './outbound-error.js';
 
 /** A parsed outbound URL; `hostname` is what SNI, the Host header and certificate checks use. */
@@ -35,17 +36,17 @@ export function parseTarget(raw: string): OutboundTarget {
 }
 
 interface Range {
-  bytes: number[];
-  bits: number;
+  cidr: [ipaddr.IPv4 | ipaddr.IPv6, number];
   name: string;
-  /** Where an IPv4 address sits inside this IPv6 range; that IPv4 address decides instead. */
+  /** Where an IPv4 address sits inside this IPv6 range (its byte offset); that IPv4 address decides instead. */
   embedsIpv4At?: number;
 }
 
-const range = (cidr: string, name: string, embedsIpv4At?: number): Range => {
-  const [ip, bits] = cidr.split('/');
-  return { bytes: ipBytes(ip), bits: Number(bits), name, embedsIpv4At };
-};
+const range = (cidr: string, name: string, embedsIpv4At?: number): Range => ({
+  cidr: ipaddr.parseCIDR(cidr),
+  name,
+  embedsIpv4At,
+});
 
 // First match wins, so narrower ranges come before the ranges that contain them.
 const IPV4_RANGES = [
@@ -91,49 +92,27 @@ const GLOBAL_UNICAST = range('2000::/3', 'global unicast');
 /**
  * The kind of non-public range holding `ip` (IPv4 or IPv6, a zone suffix ignored), or undefined for a
  * public unicast address. An address embedding IPv4 (mapped, NAT64, 6to4) is judged by that IPv4
- * address. Anything that is not an IP address is reported as such, never as public.
+ * address. Anything that is not an IP address is reported as such, never as public. Parsing and CIDR
+ * matching are ipaddr.js's; the table (which ranges, their names, which embed IPv4) is this service's.
  */
 export function nonPublicRange(ip: string): string | undefined {
   const address = ip.split('%')[0];
-  if (net.isIPv4(address)) return matchRange(ipBytes(address), IPV4_RANGES);
+  // net.isIP first: ipaddr.js also accepts IPv4 forms (octal, short) that are not an address here.
+  if (net.isIPv4(address)) return matchRange(ipaddr.IPv4.parse(address), IPV4_RANGES);
   if (!net.isIPv6(address)) return 'not an IP address';
-  const bytes = ipBytes(address);
+  // In the URL parser's canonical hex form: ipaddr.js reads `::a.b.c.d` as IPv4-mapped (::ffff:a.b.c.d).
+  const parsed = ipaddr.IPv6.parse(new URL(`https://[${address}]/`).hostname.slice(1, -1));
   for (const candidate of IPV6_RANGES) {
-    if (!inRange(bytes, candidate)) continue;
+    if (!parsed.match(candidate.cidr)) continue;
     if (candidate.embedsIpv4At === undefined) return candidate.name;
-    const inner = bytes.slice(candidate.embedsIpv4At, candidate.embedsIpv4At + 4);
+    const bytes = parsed.toByteArray();
+    const inner = new ipaddr.IPv4(bytes.slice(candidate.embedsIpv4At, candidate.embedsIpv4At + 4));
     const innerRange = matchRange(inner, IPV4_RANGES);
-    return innerRange && `${candidate.name} ${inner.join('.')}: ${innerRange}`;
+    return innerRange && `${candidate.name} ${inner.toString()}: ${innerRange}`;
   }
-  return inRange(bytes, GLOBAL_UNICAST) ? undefined : 'reserved';
+  return parsed.match(GLOBAL_UNICAST.cidr) ? undefined : 'reserved';
 }
 
-function matchRange(bytes: number[], ranges: Range[]): string | undefined {
-  return ranges.find((candidate) => inRange(bytes, candidate))?.name;
-}
-
-function inRange(bytes: number[], candidate: Range): boolean {
-  if (bytes.length !== candidate.bytes.length) return false;
-  for (let bit = 0; bit < candidate.bits; bit += 8) {
-    const mask = (0xff << (8 - Math.min(8, candidate.bits - bit))) & 0xff;
-    if ((bytes[bit / 8] & mask) !== (candidate.bytes[bit / 8] & mask)) return false;
-  }
-  return true;
-}
-
-/** 4 or 16 bytes of an address that net.isIP accepted (dotted quad, or IPv6 with an optional IPv4 tail). */
-function ipBytes(ip: string): number[] {
-  if (net.isIPv4(ip)) return ip.split('.').map(Number);
-  let text = ip;
-  const tailAt = text.lastIndexOf(':') + 1;
-  if (text.includes('.', tailAt)) {
-    const [a, b, c, d] = text.slice(tailAt).split('.').map(Number);
-    text = `${text.slice(0, tailAt)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
-  }
-  const [head, tail] = text.split('::');
-  const headWords = head === '' ? [] : head.split(':');
-  const tailWords = tail === undefined || tail === '' ? [] : tail.split(':');
-  const gap = tail === undefined ? 0 : 8 - headWords.length - tailWords.length;
-  const words = [...headWords, ...Array<string>(gap).fill('0'), ...tailWords].map((word) => parseInt(word, 16));
-  return words.flatMap((word) => [word >> 8, word & 0xff]);
+function matchRange(address: ipaddr.IPv4, ranges: Range[]): string | undefined {
+  return ranges.find((candidate) => address.match(candidate.cidr))?.name;
 }

@@ -1,4 +1,5 @@
 import { hash } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 
 /**
  * Signed tokens this process has already verified, with what they proved, until they expire: a repeated token
@@ -8,13 +9,16 @@ import { hash } from 'node:crypto';
  * its expiry. Bounded (`maxEntries`, least recently used out).
  */
 export class VerifiedTokens<T> {
-  private readonly entries = new Map<string, { value: T; expiresAtMs: number }>();
+  // Each entry's expiry is its token's own, checked on read (lru-cache bounds the count only).
+  private readonly entries: LRUCache<string, { value: T; expiresAtMs: number }>;
   /** Tokens answered from memory since the process started (for the metrics). */
   hits = 0;
   /** Tokens that had to be verified since the process started (for the metrics). */
   misses = 0;
 
-  constructor(private readonly maxEntries: number) {}
+  constructor(maxEntries: number) {
+    this.entries = new LRUCache({ max: maxEntries });
+  }
 
   /** What `verify()` proved of `token` within `scope` (everything else the check depends on): remembered while unexpired, else verified now and remembered when it passes. */
   async get(
@@ -25,8 +29,6 @@ export class VerifiedTokens<T> {
     const key = hash('sha256', `${scope}\0${token}`, 'base64url');
     const entry = this.entries.get(key);
     if (entry && entry.expiresAtMs > Date.now()) {
-      this.entries.delete(key); // most recently used last
-      this.entries.set(key, entry);
       this.hits++;
       return entry.value;
     }
@@ -34,7 +36,6 @@ export class VerifiedTokens<T> {
     this.misses++;
     const verified = await verify();
     if (!verified) return null;
-    if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
     this.entries.set(key, verified);
     return verified.value;
   }

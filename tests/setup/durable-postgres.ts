@@ -3,7 +3,7 @@ import type pg from 'pg';
 
 /**
  * PostgreSQL's durability settings as a deployment keeps them (its defaults). The test run's shared cluster turns
- * them off for speed (tests/setup/global-setup.mjs); the suites that claim no acknowledged write is lost (crash
+ * them off for speed (tests/setup/test-postgres.mjs); the suites that claim no acknowledged write is lost (crash
  * safety, database outage) run on a cluster of their own with these, and check them.
  */
 export const DURABLE: Record<string, string> = { fsync: 'on', full_page_writes: 'on', synchronous_commit: 'on' };

@@ -1,7 +1,29 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 
 export const root = path.resolve(import.meta.dirname, '../..');
+
+// The entry points package.json's start and worker scripts run compiled (`node dist/main.js`, `node dist/worker.js`);
+// other scripts (`npm run seed`: src/seed/cli.ts, bench/, mocks/) run through tsx, as their npm scripts do.
+const COMPILED_ENTRIES = new Set(['src/main.ts', 'src/worker.ts']);
+let built = false;
+
+/**
+ * The compiled module npm runs for `script` (`src/main.ts` -> `dist/main.js`), or undefined for a script npm runs
+ * through tsx. dist/ is built first when src/ changed since its last build (codegen/build.mjs --if-stale: a hash of
+ * the sources, under a lock), so a run of many files and workers builds once and no start compiles TypeScript.
+ */
+function compiledScript(script: string): string | undefined {
+  if (!COMPILED_ENTRIES.has(script)) return undefined;
+  if (!built) {
+    execFileSync(process.execPath, ['codegen/build.mjs', '--if-stale'], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    built = true;
+  }
+  return script.replace(/^src\/(.+)\.ts$/, 'dist/$1.js');
+}
 
 /** Things to undo after a test file (newest first): killing processes, deleting directories. */
 export type Cleanups = Array<() => Promise<void> | void>;
@@ -14,10 +36,17 @@ export interface Started {
 
 const baseEnv = () => ({ PATH: process.env.PATH!, HOME: process.env.HOME! });
 
-/** Spawns `node --import tsx <script> ...args` (or `npm start` for script 'npm start') in the project root; it is SIGKILLed at cleanup if still running. */
+/**
+ * Spawns the server or the worker compiled (`node dist/main.js ...args`, see compiledScript), any other script
+ * through tsx (`node --import tsx <script> ...args`), or `npm start` for script 'npm start', in the project root;
+ * it is SIGKILLed at cleanup if still running.
+ */
 function spawnScript(script: string, args: string[], env: Record<string, string>, cleanups: Cleanups) {
+  const compiled = compiledScript(script);
   const [command, commandArgs] =
-    script === 'npm start' ? ['npm', ['start']] : [process.execPath, ['--import', 'tsx', script, ...args]];
+    script === 'npm start'
+      ? ['npm', ['start']]
+      : [process.execPath, compiled ? [compiled, ...args] : ['--import', 'tsx', script, ...args]];
   const child = spawn(command, commandArgs, {
     cwd: root,
     env: { ...baseEnv(), ...env },
@@ -33,7 +62,7 @@ function spawnScript(script: string, args: string[], env: Record<string, string>
   return { child, output: () => output };
 }
 
-/** Runs `npm start`'s entry point (or, with `viaNpm`, `npm start` itself) as its own process and waits until it prints its base URL. */
+/** Runs `npm start`'s entry point (dist/main.js, or with `viaNpm` `npm start` itself) as its own process and waits until it prints its base URL. */
 export async function startMain(env: Record<string, string>, cleanups: Cleanups, viaNpm = false): Promise<Started> {
   const { child, output, listening } = launchMain(env, cleanups, viaNpm);
   return { child, output, baseUrl: await listening };
@@ -69,7 +98,7 @@ export function launchMain(
   return { child, output, listening };
 }
 
-/** Runs `npm run worker`'s entry point (src/worker.ts) and waits until it says it is running. */
+/** Runs `npm run worker`'s entry point (dist/worker.js) and waits until it says it is running. */
 export async function startWorker(env: Record<string, string>, cleanups: Cleanups): Promise<Omit<Started, 'baseUrl'>> {
   const { child, output } = spawnScript('src/worker.ts', [], { LOG_LEVEL: 'error', ...env }, cleanups);
   await new Promise<void>((resolve, reject) => {
@@ -87,7 +116,7 @@ export async function startWorker(env: Record<string, string>, cleanups: Cleanup
   return { child, output };
 }
 
-/** Runs a script (e.g. `src/seed/cli.ts`) to its end; its exit code and everything it printed. */
+/** Runs a script (e.g. `src/main.ts`, compiled; `src/seed/cli.ts` through tsx) to its end; its exit code and everything it printed. */
 export async function runScript(
   script: string,
   args: string[],

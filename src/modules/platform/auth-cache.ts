@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { Tx, Database } from '../../db/client.js';
 import type { ApiKey, Project } from '../../generated/prisma/client.js';
 import { ChangeFeed } from '../../shared/change-feed.js';
@@ -24,7 +25,8 @@ export async function notifyAuthChanged(db: Database | Tx, subject: Subject): Pr
  * change feed (one LISTEN connection) also serves the table-version caches (`deps.caches`).
  */
 export class AuthCache {
-  private readonly entries = new Map<string, { value: KeyWithProject; expires: number }>();
+  // ttlResolution 0: lru-cache reads the clock on each check instead of caching it behind a timer per read.
+  private readonly entries = new LRUCache<string, KeyWithProject>({ max: MAX_ENTRIES, ttl: TTL_MS, ttlResolution: 0 });
   /** The process's LISTEN connection, shared with the other caches that need notifications. */
   readonly feed: ChangeFeed;
 
@@ -42,9 +44,7 @@ export class AuthCache {
   /** The cached key for a token hash, when the cache is live and the entry fresh. */
   get(tokenHash: string): KeyWithProject | undefined {
     if (!this.feed.listening) return undefined;
-    const entry = this.entries.get(tokenHash);
-    if (!entry || entry.expires < Date.now()) return undefined;
-    return entry.value;
+    return this.entries.get(tokenHash);
   }
 
   /** What to pass to set() for a value about to be read from the database (see ChangeFeed.connection). */
@@ -55,17 +55,16 @@ export class AuthCache {
   /** Caches a value read since `readBegan` (readBegins()), unless the listener dropped or reconnected since. */
   set(tokenHash: string, value: KeyWithProject, readBegan: number | undefined = this.feed.connection): void {
     if (readBegan === undefined || readBegan !== this.feed.connection) return;
-    if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
-    this.entries.set(tokenHash, { value, expires: Date.now() + TTL_MS });
+    this.entries.set(tokenHash, value);
   }
 
   /** Drops what a change to this key or project makes stale. */
   evict(subject: Subject): void {
     const [kind, id] = subject.split(':');
-    for (const [hash, { value }] of this.entries) {
-      if ((kind === 'key' && value.id === id) || (kind === 'project' && value.projectId === id))
-        this.entries.delete(hash);
-    }
+    const stale = [...this.entries.entries()].filter(
+      ([, value]) => (kind === 'key' && value.id === id) || (kind === 'project' && value.projectId === id),
+    );
+    for (const [hash] of stale) this.entries.delete(hash);
   }
 
   /** Connects the listener (and reconnects it when it drops); until it listens, nothing is cached. After close() it does nothing. */

@@ -11,7 +11,7 @@ import { compile } from './index-engine/compiled-tsqueries.js';
 import { admitted, admittedCount, withPins } from './index-engine/filters.js';
 import { holdsFirst, impactOrderKey, keepImpactOrder, rowsOfImpactOrder } from './index-engine/impact-orders.js';
 import { IndexDoc } from './index-engine/index-doc.js';
-import { differenceOf, keep, recentlyUsed } from './index-engine/kept-sets.js';
+import { differenceOf, keep } from './index-engine/kept-sets.js';
 import { matchingAmong, matchingDocs } from './index-engine/matching.js';
 import {
   type Rows,
@@ -89,7 +89,7 @@ function strictPart(segment: Segment, search: ProductSearch, scoring: ScoringQue
   const clauseCount = search.full.must.length;
   const count = search.skip + search.take;
   const orderKey = impactOrderKey(search, scoring, docs);
-  const known = orderKey === undefined ? undefined : recentlyUsed(rankedOf(index).orders, orderKey);
+  const known = orderKey === undefined ? undefined : rankedOf(index).orders.get(orderKey);
   const keysOf = (rows: Rows) => (r: number) => [rows.exact[r], rows.final[r]];
   if (known && holdsFirst(known, count)) {
     const rows = rowsOfImpactOrder(index, docs, known, clauseCount);

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { Vocabulary, VocabularySegments } from './search-vocabulary.js';
 import type { CatalogIndex, IndexedTitle, PastIndex, SuggestIndex } from './suggest-index.js';
 import {
@@ -32,10 +33,10 @@ const MAX_LEVENSHTEIN_LENGTH = 255;
 export type TermCandidates = ReadonlyArray<{ readonly term: string; readonly docCount: number }>;
 
 /**
- * Per catalog (its vocabulary), the candidates of the words asked for lately, up to CACHED_WORDS (the oldest go
- * first): a misspelling recurs across searches and suggestions, and its candidates depend on the vocabulary alone.
+ * Per catalog (its vocabulary), the candidates of the words asked for lately, up to CACHED_WORDS (least recently
+ * used out): a misspelling recurs across searches and suggestions, and its candidates depend on the vocabulary alone.
  */
-const candidatesByCatalog = new WeakMap<object, Map<string, TermCandidates>>();
+const candidatesByCatalog = new WeakMap<object, LRUCache<string, TermCandidates>>();
 const CACHED_WORDS = 2_000;
 
 /** Forgets the typo candidates kept for `vocabulary`'s words (SEARCH_INDEX_CACHES=off, index-caches.ts). */
@@ -46,7 +47,7 @@ export function forgetCandidates(vocabulary: Vocabulary | VocabularySegments): v
 /** The candidates of a word (as search_term_candidates finds them): best first, up to CANDIDATES_PER_WORD. */
 export function termCandidates(vocabulary: Vocabulary | VocabularySegments, word: string): TermCandidates {
   let cached = candidatesByCatalog.get(vocabulary);
-  if (!cached) candidatesByCatalog.set(vocabulary, (cached = new Map<string, TermCandidates>()));
+  if (!cached) candidatesByCatalog.set(vocabulary, (cached = new LRUCache({ max: CACHED_WORDS })));
   let candidates = cached.get(word);
   if (candidates === undefined) {
     const found =
@@ -57,7 +58,6 @@ export function termCandidates(vocabulary: Vocabulary | VocabularySegments, word
           ]
         : candidatesOf(vocabulary, word);
     candidates = Object.freeze(bestCandidates(found, word));
-    if (cached.size >= CACHED_WORDS) cached.delete(cached.keys().next().value!);
     cached.set(word, candidates);
   }
   return candidates;

@@ -1,21 +1,26 @@
+import { LRUCache } from 'lru-cache';
+
 /** Options of a TtlCache. */
 export interface TtlCacheOptions {
   ttlMs: number;
-  /** At most this many entries; the oldest go first. */
+  /** At most this many entries; the least recently used go first. */
   maxEntries: number;
   now?: () => number;
 }
 
 /**
- * A bounded in-memory map whose entries expire `ttlMs` after they were set. Expired entries are dropped
- * when read; past `maxEntries` the oldest entry is evicted, so memory stays bounded whatever the traffic.
+ * A bounded in-memory map whose entries expire `ttlMs` after they were set (on the `now` clock, which tests move).
+ * Expired entries are dropped when read; past `maxEntries` the least recently used entry is evicted (lru-cache),
+ * so memory stays bounded whatever the traffic. The expiry is checked here rather than by lru-cache's `ttl`, which
+ * serves an entry until its age exceeds the ttl: this cache's entry is gone at ttlMs.
  */
 export class TtlCache<V> {
-  private readonly entries = new Map<string, { value: V; expires: number }>();
+  private readonly entries: LRUCache<string, { value: V; expires: number }>;
   private readonly now: () => number;
 
   constructor(private readonly options: TtlCacheOptions) {
     this.now = options.now ?? Date.now;
+    this.entries = new LRUCache({ max: options.maxEntries });
   }
 
   /** The value set for `key` less than ttlMs ago, if any. */
@@ -29,14 +34,9 @@ export class TtlCache<V> {
     return entry.value;
   }
 
-  /** Sets `key` for ttlMs from now, evicting the oldest entries beyond maxEntries. */
+  /** Sets `key` for ttlMs from now, evicting the least recently used entry beyond maxEntries. */
   set(key: string, value: V): void {
-    this.entries.delete(key); // re-inserted last: Map order is insertion order
     this.entries.set(key, { value, expires: this.now() + this.options.ttlMs });
-    while (this.entries.size > this.options.maxEntries) {
-      const oldest = this.entries.keys().next().value as string;
-      this.entries.delete(oldest);
-    }
   }
 
   get size(): number {

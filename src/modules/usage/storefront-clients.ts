@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { Database } from '../../db/client.js';
 import type { Project } from '../../generated/prisma/client.js';
 import { grantClientWindow } from './usage.sql.js';
@@ -21,8 +22,8 @@ interface ClientLease {
 // A client found at its share is not asked about again for this long, so a flooding client costs at most one
 // statement a second per process, however fast it sends.
 const RECHECK_FULL_MS = 1000;
-// Leases of the clients seen lately (about 150 bytes each: 50,000 stay under 10 MB); the oldest go first, and what
-// they held of the current minute is lost to that client alone.
+// Leases of the clients seen lately (about 150 bytes each: 50,000 stay under 10 MB); the least recently seen go
+// first, and what they held of the current minute is lost to that client alone.
 const MAX_CLIENTS = 50_000;
 
 /**
@@ -62,7 +63,7 @@ export interface ClientDecision {
  * the share, then spends them locally.
  */
 export class StorefrontClients {
-  private readonly leases = new Map<string, ClientLease>();
+  private readonly leases = new LRUCache<string, ClientLease>({ max: MAX_CLIENTS });
   private readonly refills = new Map<string, Promise<void>>();
 
   constructor(private readonly db: Database) {}
@@ -118,8 +119,6 @@ export class StorefrontClients {
     const minuteStart = windows.minuteStart.getTime();
     if (!lease || lease.minuteStart !== minuteStart) {
       lease = { minuteStart, limit, left: 0, used: 0, exhaustedAt: 0, unspent: 0 };
-      this.leases.delete(leaseKey);
-      if (this.leases.size >= MAX_CLIENTS) this.leases.delete(this.leases.keys().next().value!);
       this.leases.set(leaseKey, lease);
     } else if (lease.limit !== limit) {
       lease.unspent += lease.left;

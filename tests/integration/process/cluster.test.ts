@@ -20,7 +20,7 @@ function apiProcesses(primary: number): number[] {
   } catch {
     return []; // ps exits 1 when no process has that parent (it has stopped them all)
   }
-  const lines = listed.split('\n').filter((line) => line.includes('src/main.ts'));
+  const lines = listed.split('\n').filter((line) => line.includes('dist/main.js'));
   return lines.map((line) => Number(line.trim().split(/\s+/)[0]));
 }
 

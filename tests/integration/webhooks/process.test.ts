@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -9,50 +8,18 @@ import { Webhook } from 'standardwebhooks';
 import { createCommerceClient, type CommerceClient } from '@commerce-api/sdk';
 import { buildCustomer } from '../../factories/customer.factory.js';
 import { createTestDatabase } from '../../setup/database.js';
+import { exited, startMain, type Cleanups } from '../../setup/process.js';
 import { WebhookReceiver, type Received } from '../../setup/webhook-receiver.js';
 
 // The real server process (`npm start`'s entry point) with its workers, delivering to a local HTTPS
 // receiver whose self-signed certificate it trusts through NODE_EXTRA_CA_CERTS, as a developer runs it.
 
-const root = path.resolve(import.meta.dirname, '../../..');
-const cleanups: Array<() => Promise<void> | void> = [];
+const cleanups: Cleanups = [];
 afterAll(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup();
 });
 
-interface Started {
-  child: ChildProcess;
-  baseUrl: string;
-}
-
-async function start(env: Record<string, string>): Promise<Started> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: root,
-    env: { PATH: process.env.PATH!, HOME: process.env.HOME!, PORT: '0', LOG_LEVEL: 'error', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  cleanups.push(() => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  });
-  let output = '';
-  child.stdout.on('data', (chunk) => (output += chunk));
-  child.stderr.on('data', (chunk) => (output += chunk));
-  const baseUrl = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no start within 60 s:\n${output}`)), 60_000);
-    child.stdout.on('data', () => {
-      const match = /listening on (http:\/\/\S+)/.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1]);
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`exited with ${code}:\n${output}`)));
-  });
-  return { child, baseUrl };
-}
-
-const exited = (child: ChildProcess) =>
-  new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+const start = (env: Record<string, string>) => startMain(env, cleanups);
 
 function checkSignatures(request: Received, secret: string): { id: string; type: string; data: { id: string } } {
   expect(request.headers['x-service-signature']).toBe(

@@ -3,6 +3,7 @@
  * memoised per project (text search configurations do not change while the process runs), so a repeated query costs
  * no round trip.
  */
+import { LRUCache } from 'lru-cache';
 import { Prisma } from '../../../generated/prisma/client.js';
 import type { Ctx } from '../../../shared/context.js';
 import { decodeTsQuery, type TsQuery } from '../engine/pg-tsquery.js';
@@ -13,12 +14,14 @@ import { decodeTsQuery, type TsQuery } from '../engine/pg-tsquery.js';
  * costs its values and its tsquery, not the text (a long-tail of new queries held megabytes of texts).
  */
 export class CompiledTsQueries {
-  private readonly queries = new Map<string, TsQuery>();
+  private readonly queries: LRUCache<string, TsQuery>;
   private readonly shapes = new Map<string, number>();
   /** Never reused: a key made before the shapes started afresh cannot name another statement's text. */
   private nextShape = 0;
 
-  constructor(private readonly limit: number) {}
+  constructor(private readonly limit: number) {
+    this.queries = new LRUCache({ max: limit });
+  }
 
   /**
    * The tsqueries of `sqls` as PostgreSQL builds them, in one round trip for those not compiled yet; what was
@@ -29,10 +32,7 @@ export class CompiledTsQueries {
     const found = new Map<string, TsQuery>();
     for (const key of keys) {
       const query = this.queries.get(key);
-      if (!query) continue;
-      found.set(key, query);
-      this.queries.delete(key); // most recently used last
-      this.queries.set(key, query);
+      if (query) found.set(key, query);
     }
     const missing = [...new Set(keys.filter((key) => !found.has(key)))];
     if (missing.length > 0) {
@@ -44,10 +44,6 @@ export class CompiledTsQueries {
         this.queries.set(key, query);
         found.set(key, query);
       });
-      for (const oldest of this.queries.keys()) {
-        if (this.queries.size <= this.limit) break;
-        this.queries.delete(oldest);
-      }
     }
     return keys.map((key) => found.get(key)!);
   }
@@ -69,16 +65,12 @@ export class CompiledTsQueries {
 // A memo per project (the most recently searched MEMO_PROJECTS, 1,000 tsqueries each), so one project's long tail of
 // new queries never pushes another project's compiled tsqueries out.
 const MEMO_PROJECTS = 128;
-const compiledByProject = new Map<string, CompiledTsQueries>();
+const compiledByProject = new LRUCache<string, CompiledTsQueries>({ max: MEMO_PROJECTS });
 /** The tsqueries of `sqls` through the project's memo (CompiledTsQueries.compile). */
 export const compile = (ctx: Ctx, sqls: Prisma.Sql[]) => {
   const projectId = ctx.project.id;
   let memo = compiledByProject.get(projectId);
-  if (memo)
-    compiledByProject.delete(projectId); // most recently used last
-  else memo = new CompiledTsQueries(1_000);
-  compiledByProject.set(projectId, memo);
-  if (compiledByProject.size > MEMO_PROJECTS) compiledByProject.delete(compiledByProject.keys().next().value!);
+  if (!memo) compiledByProject.set(projectId, (memo = new CompiledTsQueries(1_000)));
   return memo.compile(ctx, sqls);
 };
 

@@ -43,9 +43,7 @@ export function keepImpactOrder(
     exact: Uint8Array.from(first, (r) => rows.exact[r]),
     complete: first.length === rows.docs.length,
   };
-  const { orders, maxOrders } = rankedOf(index);
-  if (orders.size >= maxOrders) orders.delete(orders.keys().next().value!);
-  orders.set(key, kept);
+  rankedOf(index).orders.set(key, kept);
   return kept;
 }
 

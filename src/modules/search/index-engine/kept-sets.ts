@@ -5,6 +5,7 @@
  * caches keep a clause's documents per segment. A kept set has a number (never reused), so what is computed from it
  * (facet counts, ranks, impact orders) can be kept under it; an index replaced takes its sets along.
  */
+import { LRUCache } from 'lru-cache';
 import type { ProductIndex } from '../product-index.js';
 import { collectedSet, difference, intersect, union, unique } from './sorted-sets.js';
 
@@ -37,7 +38,7 @@ export function lexemePostingsOf(index: ProductIndex, low: number, high: number)
  * Per index, the postings of lexeme ranges (prefixes) and of weighted operands (a title's words) searched lately,
  * up to MAX_MERGED_POSTINGS products in all.
  */
-const keptByIndex = new WeakMap<ProductIndex, { lists: Map<string, Int32Array>; size: number }>();
+const keptByIndex = new WeakMap<ProductIndex, LRUCache<string, Int32Array>>();
 const MAX_MERGED_POSTINGS = 1_000_000;
 
 /** The products holding any lexeme of [low, high) with a position of an allowed `weight` (0: any), ascending (kept for the next search). */
@@ -95,20 +96,20 @@ export function differenceOf(index: ProductIndex, a: Int32Array, b: Int32Array):
   return keptPostings(index, `${idA}-${idB}`, () => difference(a, b));
 }
 
-/** The postings kept under `key` in the index's bounded cache (most recently used last), computed when absent. */
+/**
+ * The postings kept under `key` in the index's bounded cache (lru-cache, sized by products; a set of more than
+ * MAX_MERGED_POSTINGS is numbered but not kept), computed when absent.
+ */
 export function keptPostings(index: ProductIndex, key: string, compute: () => Int32Array): Int32Array {
   let cache = keptByIndex.get(index);
-  if (!cache) keptByIndex.set(index, (cache = { lists: new Map(), size: 0 }));
-  const known = recentlyUsed(cache.lists, key);
+  if (!cache) {
+    cache = new LRUCache({ maxSize: MAX_MERGED_POSTINGS, sizeCalculation: (docs) => Math.max(1, docs.length) });
+    keptByIndex.set(index, cache);
+  }
+  const known = cache.get(key);
   if (known) return known;
   const docs = compute();
-  for (const [oldest, list] of cache.lists) {
-    if (cache.size + docs.length <= MAX_MERGED_POSTINGS) break;
-    cache.lists.delete(oldest);
-    cache.size -= list.length;
-  }
-  cache.lists.set(key, docs);
-  cache.size += docs.length;
+  cache.set(key, docs);
   keep(docs);
   return docs;
 }
@@ -119,14 +120,4 @@ export function keep(docs: Int32Array): Int32Array {
   keptLists.add(docs);
   keptIds.set(docs, nextKeptId++);
   return docs;
-}
-
-/** The value of `key` in the insertion-ordered `map`, moved last (most recently used); undefined when absent. */
-export function recentlyUsed<V>(map: Map<string, V>, key: string): V | undefined {
-  const value = map.get(key);
-  if (value !== undefined) {
-    map.delete(key);
-    map.set(key, value);
-  }
-  return value;
 }

@@ -12,7 +12,8 @@ import { pairSql, type ProductSearch } from '../search.sql.js';
 import { querySql } from '../tsquery.js';
 import { compile } from './compiled-tsqueries.js';
 import type { IndexDoc } from './index-doc.js';
-import { keptIds, recentlyUsed } from './kept-sets.js';
+import { LRUCache } from 'lru-cache';
+import { keptIds } from './kept-sets.js';
 import { matchingAmong, operandsInRows } from './matching.js';
 import { Ascending, lowerBoundOf } from './sorted-sets.js';
 
@@ -37,11 +38,8 @@ export interface ImpactOrder {
  * searches never push another project's ranks (or impact orders, below) out; an index replaced takes its own along.
  */
 interface RankedByIndex {
-  ranks: Map<string, Float32Array>;
-  rankCount: number;
-  maxRanks: number;
-  orders: Map<string, ImpactOrder>;
-  maxOrders: number;
+  ranks: LRUCache<string, Float32Array>;
+  orders: LRUCache<string, ImpactOrder>;
 }
 const rankedByIndex = new WeakMap<ProductIndex, RankedByIndex>();
 /**
@@ -63,11 +61,14 @@ export function rankedOf(index: ProductIndex): RankedByIndex {
   if (!ranked) {
     const products = index.ids.length;
     ranked = {
-      ranks: new Map(),
-      rankCount: 0,
-      maxRanks: Math.min(MAX_KEPT_RANKS, Math.max(MIN_KEPT_RANKS, products * 10)),
-      orders: new Map(),
-      maxOrders: Math.min(MAX_IMPACT_ORDERS, Math.max(MIN_IMPACT_ORDERS, Math.ceil(products / 50))),
+      // lru-cache's size accounting; an array costing more than the whole bound is not kept (its maxEntrySize).
+      ranks: new LRUCache({
+        maxSize: Math.min(MAX_KEPT_RANKS, Math.max(MIN_KEPT_RANKS, products * 10)),
+        sizeCalculation: (kept) => kept.length + ENTRY_RANKS,
+      }),
+      orders: new LRUCache({
+        max: Math.min(MAX_IMPACT_ORDERS, Math.max(MIN_IMPACT_ORDERS, Math.ceil(products / 50))),
+      }),
     };
     rankedByIndex.set(index, ranked);
   }
@@ -79,16 +80,7 @@ export function rankedOf(index: ProductIndex): RankedByIndex {
  * the least recently used out first while past the index's bound.
  */
 function keepRanks(index: ProductIndex, key: string, ranks: Float64Array): void {
-  const ranked = rankedOf(index);
-  const cost = (kept: ArrayLike<number>) => kept.length + ENTRY_RANKS;
-  if (cost(ranks) > ranked.maxRanks) return;
-  for (const [oldest, kept] of ranked.ranks) {
-    if (ranked.rankCount + cost(ranks) <= ranked.maxRanks) break;
-    ranked.ranks.delete(oldest);
-    ranked.rankCount -= cost(kept);
-  }
-  ranked.ranks.set(key, new Float32Array(ranks));
-  ranked.rankCount += cost(ranks);
+  rankedOf(index).ranks.set(key, new Float32Array(ranks));
 }
 
 /**
@@ -122,7 +114,7 @@ function ranksOf(
     setId === undefined
       ? undefined
       : `${setId}|${items.map((item) => `${doc.range(item).low}:${doc.range(item).high}`).join(',')}`;
-  const kept = key === undefined ? undefined : recentlyUsed(rankedOf(index).ranks, key);
+  const kept = key === undefined ? undefined : rankedOf(index).ranks.get(key);
   if (kept) {
     ranks.set(kept);
     return ranks;

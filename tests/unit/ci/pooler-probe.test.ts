@@ -1,0 +1,35 @@
+import { describe, expect, test } from '@jest/globals';
+import { poolerSensitive } from '../../setup/pooler-probe.js';
+
+// .ci/run runs behind PgBouncer only the files whose statements this rule calls pooler-sensitive.
+describe('poolerSensitive: what puts a test file in the PgBouncer pass', () => {
+  test.each([
+    ['a named prepared statement', { name: 'customer_by_id', text: 'SELECT 1' }],
+    ['a session SET', 'SET statement_timeout = 1000'],
+    ['a session RESET', { text: 'RESET ALL' }],
+    ['set_config for the session', "SELECT set_config('search_path', 'x', false)"],
+    ['a session advisory lock', 'SELECT pg_advisory_lock(42)'],
+    ['a tried session advisory lock', 'SELECT pg_try_advisory_lock(1, 2)'],
+    ['PREPARE', 'PREPARE p AS SELECT 1'],
+    ['DISCARD', 'DISCARD ALL'],
+    ['a cursor WITH HOLD', 'DECLARE c CURSOR WITH HOLD FOR SELECT 1'],
+    ['a temporary table', 'CREATE TEMP TABLE t (id int)'],
+    ['lastval()', 'SELECT lastval()'],
+  ])('%s is', (_what, config) => {
+    expect(poolerSensitive(config)).toBe(true);
+  });
+
+  test.each([
+    ['an unnamed statement', { text: 'SELECT * FROM customers WHERE id = $1', values: ['c'] }],
+    ['an empty name', { name: '', text: 'SELECT 1' }],
+    ['SET LOCAL', 'SET LOCAL statement_timeout = 1000'],
+    ['SET TRANSACTION', 'SET TRANSACTION ISOLATION LEVEL SERIALIZABLE'],
+    ['set_config for the transaction', "SELECT set_config('app.x', 'y', true)"],
+    ['a transaction advisory lock', 'SELECT pg_advisory_xact_lock(42)'],
+    ['LISTEN (always on the session URL)', 'LISTEN table_changed'],
+    ['a column named like a keyword', 'SELECT reset_at, prepared FROM t'],
+    ['no text at all', undefined],
+  ])('%s is not', (_what, config) => {
+    expect(poolerSensitive(config)).toBe(false);
+  });
+});
