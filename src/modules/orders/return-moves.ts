@@ -135,9 +135,12 @@ export async function closeReturn(
     expectStatus(row, ['received'], 'closed');
     const left = order.financialStatus === 'pending' ? 0n : order.total - order.totalRefunded;
     // What the returned units were paid, as a refund of those units without an amount computes it (per line, after
-    // its part of the reductions); units refunded before count only when a refund named its lines.
-    const returnedBefore = await returnedUnits(tx, order);
-    const paid = BigInt(paidForReturnedUnits(order, row.lineItems as ReturnLineItem[], returnedBefore));
+    // its part of the reductions; rounding leftovers on the last units): the units before this return's are those
+    // refunds restocked and other returns hold.
+    const returned = row.lineItems as ReturnLineItem[];
+    const before = await returnedUnits(tx, order);
+    for (const line of returned) before[line.line_item_index] -= line.quantity;
+    const paid = BigInt(paidForReturnedUnits(order, returned, before));
     const amount = input.refund_amount ?? Number(paid < left ? paid : left);
     let refundId: string | null = null;
     let current = order;
