@@ -78,24 +78,3 @@ export function receivedLines(
     return { ...line, restocked_quantity: line.quantity - broken, damaged_quantity: broken };
   });
 }
-
-/**
- * What the customer paid for the returned units, in minor units: each line's share of the order's goods
- * (`total - shipping_cost`, so its discount and tax are in it) in proportion to the line totals, rounded down,
- * times returned / ordered units, rounded down; never more than the goods.
- */
-export function paidForUnits(
-  order: { subtotal: bigint; total: bigint; shippingCost: bigint },
-  items: OrderLineItemResource[],
-  lines: ReturnLineItem[],
-): bigint {
-  const goods = order.total > order.shippingCost ? order.total - order.shippingCost : 0n;
-  if (order.subtotal <= 0n) return 0n;
-  let amount = 0n;
-  for (const line of lines) {
-    const item = items[line.line_item_index];
-    const linePaid = (goods * BigInt(item.total)) / order.subtotal;
-    amount += (linePaid * BigInt(line.quantity)) / BigInt(item.quantity);
-  }
-  return amount < goods ? amount : goods;
-}

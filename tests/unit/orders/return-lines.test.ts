@@ -1,5 +1,5 @@
 import { describe, expect, test } from '@jest/globals';
-import { checkReturnLines, paidForUnits, receivedLines } from '../../../src/modules/orders/return-lines.js';
+import { checkReturnLines, receivedLines } from '../../../src/modules/orders/return-lines.js';
 import { renderReturnDecision } from '../../../src/modules/orders/return-decision.email.js';
 import type { OrderLineItemResource } from '../../../src/modules/orders/orders.mappers.js';
 
@@ -21,25 +21,6 @@ const held = (index: number, quantity: number) => ({
   quantity,
   restocked_quantity: null,
   damaged_quantity: null,
-});
-
-describe('paidForUnits', () => {
-  test('without discount, tax or shipping: the units at their unit price', () => {
-    const order = { subtotal: 17000n, total: 17000n, shippingCost: 0n };
-    expect(paidForUnits(order, items, [held(0, 2)])).toBe(10000n);
-  });
-
-  test("a line's share of the order's goods (discount and tax in, shipping out), rounded down", () => {
-    // Goods 17000 - 1000 discount + 3230 tax = 19230; line 0 holds 15000 / 17000 of it = 16967 (rounded down);
-    // 2 of its 3 units paid 11311 (rounded down).
-    const order = { subtotal: 17000n, total: 19230n + 490n, shippingCost: 490n };
-    expect(paidForUnits(order, items, [held(0, 2)])).toBe(11311n);
-    expect(paidForUnits(order, items, [held(0, 3), held(1, 1)])).toBe(16967n + 2262n);
-  });
-
-  test('never more than the goods, and nothing for a free order', () => {
-    expect(paidForUnits({ subtotal: 0n, total: 490n, shippingCost: 490n }, items, [held(0, 3)])).toBe(0n);
-  });
 });
 
 describe('checkReturnLines', () => {
