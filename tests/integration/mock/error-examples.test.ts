@@ -35,7 +35,9 @@ afterAll(async () => {
 function example(response: string, name?: string): unknown {
   const content = document.components.responses[response]?.content?.['application/json'];
   if (!content) throw new Error(`components.responses.${response} has no JSON content`);
-  return name ? content.examples?.[name]?.value : (content.example ?? Object.values(content.examples ?? {})[0]?.value);
+  return name
+    ? content.examples?.[name]?.value
+    : (content.example ?? (Object.values(content.examples ?? {}) as Array<{ value: unknown }>)[0]?.value);
 }
 
 const uuid = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
@@ -318,7 +320,8 @@ describe("each operation's own 400 example is what the server answers to the req
       '400'
     ].content['application/json'];
     // One example, or several named ones whose first is the one made from this request (the others: other refusals).
-    const declared = (content.example ?? Object.values(content.examples ?? {})[0]?.value) as unknown;
+    const named = Object.values<{ value: unknown }>(content.examples ?? {});
+    const declared = (content.example ?? named[0]?.value) as unknown;
     expect(bad.answer).toEqual(declared);
     const query = new URLSearchParams(bad.query).toString();
     const auth = op.auth === 'publishable' ? 'none' : (op.auth as Call['auth']);
