@@ -9,8 +9,7 @@ import { restockUnits, type StockAllocation } from '../inventory/index.js';
 import { recordOrderMove } from './order-history.js';
 import type { FulfillmentLineItem, OrderLineItemResource } from './orders.mappers.js';
 import { findOrder } from './orders.service.js';
-import { isOuterTransaction } from '../../db/nested-transaction.js';
-import { settleRefund, type RefundOptions } from './refund-settlement.js';
+import { settleCommittedRefund, type RefundOptions } from './refund-settlement.js';
 import { refundLocked } from './refunds.service.js';
 
 type OrderCancel = components['schemas']['OrderCancel'];
@@ -121,6 +120,6 @@ export async function cancelOrder(
     });
     return after;
   });
-  if (!pendingRefund || isOuterTransaction(ctx.db)) return cancelled;
-  return (await settleRefund(ctx, pendingRefund, options))?.order ?? cancelled;
+  if (!pendingRefund) return cancelled;
+  return (await settleCommittedRefund(ctx, pendingRefund, options))?.order ?? cancelled;
 }

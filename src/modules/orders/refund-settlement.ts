@@ -1,3 +1,4 @@
+import { isOuterTransaction } from '../../db/nested-transaction.js';
 import type { Tx } from '../../db/client.js';
 import type { Order, Refund } from '../../generated/prisma/client.js';
 import type { Ctx } from '../../shared/context.js';
@@ -30,6 +31,18 @@ type ProviderPayment = OrderPaymentResource & { provider: ProviderName };
 
 /** The part of a refund its provider returns: the amount less what went back to store credit. */
 export const providerPart = (refund: Refund): bigint => refund.amount - refund.storeCreditAmount;
+
+/**
+ * settleRefund for a refund whose transaction has committed; null inside an outer transaction (an Idempotency-Key's),
+ * where nothing is committed yet and the refund's settle-refund job asks the provider once it is.
+ */
+export async function settleCommittedRefund(
+  ctx: Ctx,
+  refundId: string,
+  options: RefundOptions,
+): Promise<{ refund: Refund; order: Order } | null> {
+  return isOuterTransaction(ctx.db) ? null : settleRefund(ctx, refundId, options);
+}
 
 /**
  * Asks the order's provider for a pending refund (with no transaction open: a provider may take seconds) and

@@ -19,7 +19,7 @@ import {
 import { findOrder } from './orders.service.js';
 import { lineIndexOf } from './line-refs.js';
 import { unitsInReturns } from './return-units.js';
-import { paymentOf, settleRefund, type RefundOptions } from './refund-settlement.js';
+import { paymentOf, settleCommittedRefund, type RefundOptions } from './refund-settlement.js';
 import { paidForReturnedUnits } from './refund-allocation.js';
 
 type RefundCreate = components['schemas']['RefundCreate'];
@@ -229,8 +229,8 @@ export async function createRefund(
   const recorded = await writeTx(ctx, {}, async (tx) =>
     refundLocked(tx, ctx, await findOrder(ctx, tx, orderId, true), input),
   );
-  if (recorded.refund.status !== 'pending' || isOuterTransaction(ctx.db)) return recorded;
-  return (await settleRefund(ctx, recorded.refund.id, options)) ?? recorded;
+  if (recorded.refund.status !== 'pending') return recorded;
+  return (await settleCommittedRefund(ctx, recorded.refund.id, options)) ?? recorded;
 }
 
 /** The order's refunds, oldest first; 404 for an order of another project. */

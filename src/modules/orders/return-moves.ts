@@ -9,8 +9,7 @@ import { restockUnits, stockLocation } from '../inventory/index.js';
 import { recordEmail } from '../platform/index.js';
 import { lineLabel } from './line-refs.js';
 import type { OrderLineItemResource } from './orders.mappers.js';
-import { isOuterTransaction } from '../../db/nested-transaction.js';
-import { settleRefund, type RefundOptions } from './refund-settlement.js';
+import { settleCommittedRefund, type RefundOptions } from './refund-settlement.js';
 import { refundLocked, returnedUnits } from './refunds.service.js';
 import { renderReturnDecision, type ReturnDecision } from './return-decision.email.js';
 import { receivedLines } from './return-lines.js';
@@ -165,7 +164,7 @@ export async function closeReturn(
       summary: refundId ? `closed with a refund of ${amount} ${order.currency}` : 'closed without a refund',
     });
   });
-  if (closed.refundId && !isOuterTransaction(ctx.db)) await settleRefund(ctx, closed.refundId, options);
+  if (closed.refundId) await settleCommittedRefund(ctx, closed.refundId, options);
   return closed;
 }
 
