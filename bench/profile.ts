@@ -183,32 +183,50 @@ try {
     },
   ];
   const summaries: string[] = [];
-  for (const scenario of scenarios.filter((s) => profiled(s.file))) {
-    let measuredEnd = Date.now();
+  /**
+   * Profiles one scenario in an API process of its own (`file`.cpuprofile): `measure` warms up, times what counts and
+   * returns its headline and measured seconds; the profile is summarised over that window.
+   */
+  const profile = async (
+    file: string,
+    measure: (server: { url: string; pid: number | undefined }) => Promise<{ headline: string; seconds: number }>,
+  ) => {
     const server = await startCompiledServer(env, [
       `--cpu-prof`,
       `--cpu-prof-dir=${profileDir}`,
-      `--cpu-prof-name=${scenario.file}.cpuprofile`,
+      `--cpu-prof-name=${file}.cpuprofile`,
     ]);
+    let measured: { headline: string; seconds: number };
+    let measuredEnd: number;
     try {
+      measured = await measure({ url: server.url, pid: server.child.pid });
+      measuredEnd = Date.now();
+    } finally {
+      await stopServer(server);
+    }
+    const window = { seconds: measured.seconds, tailSeconds: (Date.now() - measuredEnd) / 1000 };
+    summaries.push(
+      measured.headline,
+      '',
+      ...summariseProfile(path.join(profileDir, `${file}.cpuprofile`), options.top, window),
+      '',
+    );
+  };
+  for (const scenario of scenarios.filter((s) => profiled(s.file))) {
+    await profile(scenario.file, async (server) => {
       const request = await scenario.request();
       const run = (duration: number) =>
         autocannon({ url: server.url, connections: options.connections, duration, headers: auth, requests: [request] });
       await run(2);
       const load = loadAverage();
-      const cpuBefore = processCpuMs(server.child.pid);
+      const cpuBefore = processCpuMs(server.pid);
       const result = await run(options.duration);
-      const cpu = cpuPerRequest(cpuBefore, processCpuMs(server.child.pid), result.requests.total);
-      measuredEnd = Date.now();
-      summaries.push(
-        `### ${scenario.name}: ${result.requests.average.toFixed(0)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms${cpu} (load average ${load} before)`,
-        '',
-      );
-    } finally {
-      await stopServer(server);
-    }
-    const window = { seconds: options.duration, tailSeconds: (Date.now() - measuredEnd) / 1000 };
-    summaries.push(...summariseProfile(path.join(profileDir, `${scenario.file}.cpuprofile`), options.top, window), '');
+      const cpu = cpuPerRequest(cpuBefore, processCpuMs(server.pid), result.requests.total);
+      return {
+        headline: `### ${scenario.name}: ${result.requests.average.toFixed(0)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms${cpu} (load average ${load} before)`,
+        seconds: options.duration,
+      };
+    });
   }
   if (profiled('complete')) {
     // Draft-order completion: drafts made through a plain API process first, then one profiled process completes them.
@@ -223,17 +241,10 @@ try {
     }).find((s) => s.name === 'draft-order complete')!;
     const prepared = await completion.prepare();
     await stopServer(maker);
-    const server = await startCompiledServer(env, [
-      `--cpu-prof`,
-      `--cpu-prof-dir=${profileDir}`,
-      `--cpu-prof-name=complete.cpuprofile`,
-    ]);
-    let measuredStart = Date.now();
-    let measuredEnd = Date.now();
-    try {
+    await profile('complete', async (server) => {
       const load = loadAverage();
-      measuredStart = Date.now();
-      const cpuBefore = processCpuMs(server.child.pid);
+      const started = Date.now();
+      const cpuBefore = processCpuMs(server.pid);
       const result = await autocannon({
         url: server.url,
         connections: options.connections,
@@ -242,28 +253,16 @@ try {
         headers: { authorization: `Bearer ${prepared.token}`, 'content-type': 'application/json' },
         requests: [prepared.request],
       });
-      const cpu = cpuPerRequest(cpuBefore, processCpuMs(server.child.pid), result.requests.total);
-      measuredEnd = Date.now();
-      summaries.push(
-        `### draft-order complete: ${(result.requests.total / result.duration).toFixed(0)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms${cpu}, ${result.non2xx} non-2xx (load average ${load} before)`,
-        '',
-      );
-    } finally {
-      await stopServer(server);
-    }
-    const window = { seconds: (measuredEnd - measuredStart) / 1000, tailSeconds: (Date.now() - measuredEnd) / 1000 };
-    summaries.push(...summariseProfile(path.join(profileDir, 'complete.cpuprofile'), options.top, window), '');
+      const cpu = cpuPerRequest(cpuBefore, processCpuMs(server.pid), result.requests.total);
+      return {
+        headline: `### draft-order complete: ${(result.requests.total / result.duration).toFixed(0)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms${cpu}, ${result.non2xx} non-2xx (load average ${load} before)`,
+        seconds: (Date.now() - started) / 1000,
+      };
+    });
   }
   if (profiled('checkout')) {
     // The checkout journey (bench/checkout-journey.ts): 100 journeys not measured, then 10 a client, measured.
-    const server = await startCompiledServer(env, [
-      `--cpu-prof`,
-      `--cpu-prof-dir=${profileDir}`,
-      `--cpu-prof-name=checkout.cpuprofile`,
-    ]);
-    let measuredStart = Date.now();
-    let measuredEnd = Date.now();
-    try {
+    await profile('checkout', async (server) => {
       const ctx = {
         url: server.url,
         secret: keys.secret_test.token,
@@ -274,25 +273,18 @@ try {
       const steps = PLAIN_CHECKOUT.steps(ctx);
       await runJourneys(ctx, steps, 100, options.connections);
       const load = loadAverage();
-      measuredStart = Date.now();
-      const cpuBefore = processCpuMs(server.child.pid);
+      const cpuBefore = processCpuMs(server.pid);
       const round = await runJourneys(ctx, steps, options.connections * 10, options.connections, 100);
-      measuredEnd = Date.now();
-      const requests = round.journeys.length * steps.length;
-      const cpu = cpuPerRequest(cpuBefore, processCpuMs(server.child.pid), requests);
+      const cpu = cpuPerRequest(cpuBefore, processCpuMs(server.pid), round.journeys.length * steps.length);
       const ms = (name: string) => {
         const sorted = [...(round.steps.get(name) ?? [])].sort((a, b) => a - b);
         return sorted.length ? sorted[Math.floor(sorted.length / 2)].toFixed(1) : '-';
       };
-      summaries.push(
-        `### checkout journey: ${(round.journeys.length / round.seconds).toFixed(1)} journeys/s, ${round.failed} failed${cpu}; step p50 ms: ${steps.map((s) => `${s.name} ${ms(s.name)}`).join(', ')} (load average ${load} before)`,
-        '',
-      );
-    } finally {
-      await stopServer(server);
-    }
-    const window = { seconds: (measuredEnd - measuredStart) / 1000, tailSeconds: (Date.now() - measuredEnd) / 1000 };
-    summaries.push(...summariseProfile(path.join(profileDir, 'checkout.cpuprofile'), options.top, window), '');
+      return {
+        headline: `### checkout journey: ${(round.journeys.length / round.seconds).toFixed(1)} journeys/s, ${round.failed} failed${cpu}; step p50 ms: ${steps.map((s) => `${s.name} ${ms(s.name)}`).join(', ')} (load average ${load} before)`,
+        seconds: round.seconds,
+      };
+    });
   }
   log(
     `\n${summaries.join('\n')}\nProfiles: ${readdirSync(profileDir)
