@@ -218,13 +218,11 @@ export async function placeOrder(
     // The draft's own completion (its reservation, stock, number, events), its order created carrying the checkout
     // and the payments (store credit first), so order.created's payload shows them. Its code uses were counted
     // before the payment (redeemCheckoutDiscounts).
-    order = await completeDraftIn(
-      tx,
-      ctx,
-      checkout.draftOrderId,
-      { planned, checkoutId: checkout.id, payments: await paymentsOf(planned.id) },
-      { usesCounted: true },
-    ).catch(asOutOfStock);
+    order = await completeDraftIn(tx, ctx, checkout.draftOrderId, {
+      planned,
+      checkoutId: checkout.id,
+      payments: await paymentsOf(planned.id),
+    }).catch(asOutOfStock);
   } else {
     await releaseCheckoutHold(tx, checkout.id);
     const allocations = await deductStock(tx, ctx, demandsOf(lines)).catch(asOutOfStock);

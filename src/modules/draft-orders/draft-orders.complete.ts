@@ -56,14 +56,13 @@ class CountsDiscounts extends Error {}
  * completeDraftOrder in the caller's transaction (a checkout paying the draft completes it with its payment):
  * the same lock, checks, uses of codes, stock, order and events; with `paidBy`, the order is created with the id
  * and time it plans (its payments may name it) carrying the checkout and its payments, so order.created's payload
- * shows them; `usesCounted` when the caller counted the codes' uses already (countDraftUses, before the payment).
+ * shows them, and the codes' uses are not counted again (the checkout counted them before taking the payment).
  */
 export async function completeDraftIn(
   tx: Tx,
   ctx: Ctx,
   id: string,
   paidBy?: { planned: { id: string; at: Date }; checkoutId: string; payments: OrderPaymentResource[] },
-  options: { usesCounted?: boolean } = {},
 ): Promise<Order> {
   const draft = await findDraftOrder(ctx, tx, id, true);
   if (draft.status === 'completed') throw new AppError('invalid_request', 'This draft order is already completed.');
@@ -71,7 +70,7 @@ export async function completeDraftIn(
   const planned = paidBy?.planned ?? { id: newId('ord_'), at: new Date() };
   if (redeemsDiscounts(draft)) {
     // Code uses counted before any stock is taken, as a checkout's completion counts them (409 usage_limit_reached).
-    if (!options.usesCounted) await countDraftUses(ctx, tx, id);
+    if (!paidBy) await countDraftUses(ctx, tx, id);
     await recordDraftRedemptions(ctx, tx, draft, planned.id);
   }
   const items = await itemsOf(tx, id);
