@@ -61,3 +61,17 @@ export async function startHaproxy(servers: Array<{ name: string; port: number }
   }
   return { baseUrl: `http://127.0.0.1:${port}`, configFile, output: () => output, stop };
 }
+
+/**
+ * A fetch that sends a request again while HAProxy answers 503 (it marks a process down when its /readyz check
+ * is slower than `timeout check`, as on a loaded CI machine; the API's own 503 means nothing was written), the
+ * way docs/deploy.md tells a client to; for a test's setup calls, whose subject is not that 503. Gives up after 30 s.
+ */
+export async function fetchRetrying503(input: Request): Promise<Response> {
+  for (const deadline = Date.now() + 30_000; ;) {
+    const response = await fetch(input.clone());
+    if (response.status !== 503 || Date.now() > deadline) return response;
+    await response.arrayBuffer();
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, test } from '@jest/globals';
 import { createCommerceClient } from '@commerce-api/sdk';
 import { buildCustomer } from '../../factories/customer.factory.js';
 import { createProject } from '../../factories/project.factory.js';
-import { startHaproxy } from '../../setup/haproxy.js';
+import { fetchRetrying503, startHaproxy } from '../../setup/haproxy.js';
 import { startMain, type Cleanups } from '../../setup/process.js';
 import { startPrimaryWithReplica } from '../../setup/streaming-replica.js';
 import type { TestApp } from '../../setup/test-app.js';
@@ -56,7 +56,11 @@ describe('consistency tokens through the load balancer, replay paused on the rep
       await eventually(async () => (await fetch(`${haproxy.baseUrl}/readyz`)).status === 200, { timeoutMs: 10_000 }),
     ).toBe(true);
 
-    const platform = createCommerceClient({ baseUrl: haproxy.baseUrl, apiKey: PLATFORM_TOKEN });
+    const platform = createCommerceClient({
+      baseUrl: haproxy.baseUrl,
+      apiKey: PLATFORM_TOKEN,
+      fetch: fetchRetrying503,
+    });
     const store = await createProject({ platform } as TestApp);
     const secret = store.keys.secret_test.token;
     // Both processes read the project from the replica once it has replayed the project's creation.

@@ -9,7 +9,7 @@ import { createCommerceClient } from '@commerce-api/sdk';
 import { buildCustomer } from '../../factories/customer.factory.js';
 import { createProject } from '../../factories/project.factory.js';
 import { guideBlock, localised } from '../../setup/deploy-guide.js';
-import { startHaproxy } from '../../setup/haproxy.js';
+import { fetchRetrying503, startHaproxy } from '../../setup/haproxy.js';
 import { startPgBouncer } from '../../setup/pgbouncer.js';
 import { startMain, type Cleanups } from '../../setup/process.js';
 import { startPrimaryWithReplica } from '../../setup/streaming-replica.js';
@@ -74,7 +74,11 @@ describe('failover: the primary lost under a write load, the synchronous replica
       await eventually(async () => (await fetch(`${haproxy.baseUrl}/readyz`)).status === 200, { timeoutMs: 10_000 }),
     ).toBe(true);
 
-    const platform = createCommerceClient({ baseUrl: haproxy.baseUrl, apiKey: PLATFORM_TOKEN });
+    const platform = createCommerceClient({
+      baseUrl: haproxy.baseUrl,
+      apiKey: PLATFORM_TOKEN,
+      fetch: fetchRetrying503,
+    });
     const store = await createProject({ platform } as TestApp);
     const secret = store.keys.secret_test.token;
 

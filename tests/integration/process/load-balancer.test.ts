@@ -8,7 +8,7 @@ import pg from 'pg';
 import { buildCustomer } from '../../factories/customer.factory.js';
 import { createProject } from '../../factories/project.factory.js';
 import { createTestDatabase } from '../../setup/database.js';
-import { startHaproxy } from '../../setup/haproxy.js';
+import { fetchRetrying503, startHaproxy } from '../../setup/haproxy.js';
 import { startMain, startWorker, type Cleanups } from '../../setup/process.js';
 import type { TestApp } from '../../setup/test-app.js';
 import { WebhookReceiver } from '../../setup/webhook-receiver.js';
@@ -52,7 +52,11 @@ describe('two API processes and a job worker behind HAProxy (Debian), one API pr
     );
     cleanups.push(() => haproxy.stop());
 
-    const platform = createCommerceClient({ baseUrl: haproxy.baseUrl, apiKey: PLATFORM_TOKEN });
+    const platform = createCommerceClient({
+      baseUrl: haproxy.baseUrl,
+      apiKey: PLATFORM_TOKEN,
+      fetch: fetchRetrying503,
+    });
     const store = await createProject({ platform } as TestApp);
     const secret = store.keys.secret_test.token;
     const post = (pathname: string, body: unknown, key: string) =>

@@ -6,7 +6,7 @@ import { createCommerceClient } from '@commerce-api/sdk';
 import { Agent, fetch } from 'undici';
 import { createProject } from '../../factories/project.factory.js';
 import { createTestDatabase } from '../../setup/database.js';
-import { startHaproxy, type RunningHaproxy } from '../../setup/haproxy.js';
+import { fetchRetrying503, startHaproxy, type RunningHaproxy } from '../../setup/haproxy.js';
 import { startNginx } from '../../setup/nginx.js';
 import { startMain, type Cleanups } from '../../setup/process.js';
 import type { TestApp } from '../../setup/test-app.js';
@@ -57,7 +57,11 @@ describe.each(balancers)('TRUST_PROXY=<the balancer> behind docs/deploy.md’s %
     });
     expect([ready, haproxy.output()]).toEqual([true, expect.anything()]);
 
-    const platform = createCommerceClient({ baseUrl: haproxy.baseUrl, apiKey: PLATFORM_TOKEN });
+    const platform = createCommerceClient({
+      baseUrl: haproxy.baseUrl,
+      apiKey: PLATFORM_TOKEN,
+      fetch: fetchRetrying503,
+    });
     const store = await createProject(
       { platform } as TestApp,
       {},
