@@ -17,7 +17,7 @@ export function lineDiscounts(applications: DiscountApplicationResource[], count
 }
 
 /** A discount code as the API shows it. */
-export function toDiscountResource(row: Discount): DiscountResource {
+export function toDiscountResource(row: DiscountRow): DiscountResource {
   return {
     id: row.id,
     code: row.code!,
@@ -32,14 +32,17 @@ export function toDiscountResource(row: Discount): DiscountResource {
     ends_at: iso(row.endsAt),
     usage_limit: row.usageLimit,
     usage_limit_per_customer: row.usageLimitPerCustomer,
-    times_used: row.timesUsed,
+    times_used: row._count.redemptions,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   };
 }
 
-/** A discount row with its uses not given back (promotions count them from their redemptions: no row lock). */
-export type DiscountRow = Discount & { _count?: { redemptions: number } };
+/**
+ * A discount row with its uses not given back: what `times_used` shows, for codes as for promotions (the
+ * `times_used` column is the count a limited code's limit is held to, under its row lock).
+ */
+export type DiscountRow = Discount & { _count: { redemptions: number } };
 
 /** The include that counts a row's uses not given back. */
 export const USES = { _count: { select: { redemptions: { where: { releasedAt: null } } } } } as const;
@@ -60,7 +63,7 @@ export function toPromotionResource(row: DiscountRow): PromotionResource {
     priority: row.priority,
     starts_at: iso(row.startsAt),
     ends_at: iso(row.endsAt),
-    times_used: row._count?.redemptions ?? 0,
+    times_used: row._count.redemptions,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   };

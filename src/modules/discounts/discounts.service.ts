@@ -10,6 +10,7 @@ import { recordChange, recordEvent, type EventType } from '../store-events/index
 import { checkConditionIds, checkRuleFields, conditionsOf } from './discount-fields.js';
 import type { Conditions } from './apply.js';
 import { lockDiscountRow } from './discounts.sql.js';
+import { isLimited } from './discounts.usage.js';
 import { USES, toDiscountResource, toPromotionResource, type DiscountRow } from './discounts.mappers.js';
 
 type Schemas = components['schemas'];
@@ -161,6 +162,8 @@ export async function updateDiscount(ctx: Ctx, kind: Kind, id: string, input: An
     const before = await findDiscount(ctx, tx, kind, id);
     const sent = defined(columnsOf(input)) as Partial<Discount>;
     const proposed = { ...before, ...sent };
+    // A code given its first limit: its count starts from the uses made while it had none (its redemptions).
+    if (kind.kind === 'code' && !isLimited(before) && isLimited(proposed)) sent.timesUsed = before._count.redemptions;
     checkRuleFields(ruleFieldsOf(proposed));
     if (sent.conditions) await checkConditionIds(ctx, tx, sent.conditions as unknown as Conditions);
     const beforeResource = kind.toResource(before);

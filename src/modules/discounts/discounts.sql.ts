@@ -23,10 +23,11 @@ export async function raiseTimesUsed(tx: Tx, projectId: string, id: string): Pro
   return raised.length > 0;
 }
 
-/** Lowers a code's `times_used` by one, never below 0. */
+/** Lowers a limited code's `times_used` by one, never below 0 (a code without limits is not locked). */
 export async function lowerTimesUsed(tx: Tx, projectId: string, id: string): Promise<void> {
   await tx.$executeRaw`UPDATE discounts SET times_used = GREATEST(times_used - 1, 0)
-    WHERE id = ${id} AND project_id = ${projectId} AND kind = 'code'`;
+    WHERE id = ${id} AND project_id = ${projectId} AND kind = 'code'
+      AND (usage_limit IS NOT NULL OR usage_limit_per_customer IS NOT NULL)`;
 }
 
 /** Marks the order's unreleased redemptions released; the discounts they used. */

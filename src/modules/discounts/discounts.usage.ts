@@ -6,15 +6,24 @@ import type { DiscountApplicationResource } from './discounts.mappers.js';
 import { usageLimitReached } from './discounts.pricing.js';
 import { lowerTimesUsed, raiseTimesUsed, releaseOrderRedemptions } from './discounts.sql.js';
 
+/** Whether a code's uses are limited (in total or per customer): only those are counted under the code's row lock. */
+export const isLimited = (code: Pick<Discount, 'usageLimit' | 'usageLimitPerCustomer'>): boolean =>
+  code.usageLimit !== null || code.usageLimitPerCustomer !== null;
+
 /**
- * Counts one use of each code, in the caller's (the order's) transaction, codes in id order so two orders cannot
- * deadlock: `times_used` rises only while below `usage_limit` (the UPDATE takes the code's row lock until commit,
- * so concurrent orders queue and each sees the count the one before it left); then, under that lock, the
- * customer's earlier uses are counted against `usage_limit_per_customer`. 409 usage_limit_reached otherwise, and
- * the caller's transaction rolls back whole.
+ * Counts one use of each limited code, in the caller's (the order's) transaction, codes in id order so two orders
+ * cannot deadlock: `times_used` rises only while below `usage_limit` (the UPDATE takes the code's row lock until
+ * commit, so concurrent orders queue and each sees the count the one before it left); then, under that lock, the
+ * customer's earlier uses are counted against `usage_limit_per_customer`. A code without limits takes no lock (its
+ * uses are its redemptions, as a promotion's are: a popular code never queues the checkouts using it); it only
+ * has to be active still. 409 usage_limit_reached otherwise, and the caller's transaction rolls back whole.
  */
 export async function redeemCodes(tx: Tx, ctx: Ctx, codes: Discount[], customerKey: string | null): Promise<void> {
   for (const code of [...codes].sort((a, b) => (a.id < b.id ? -1 : 1))) {
+    if (!isLimited(code)) {
+      if (code.status !== 'active') throw usageLimitReached(code);
+      continue;
+    }
     if (!(await raiseTimesUsed(tx, ctx.project.id, code.id))) throw usageLimitReached(code);
     if (customerKey && code.usageLimitPerCustomer !== null) {
       const used = await tx.discountRedemption.count({
@@ -47,7 +56,10 @@ export async function recordRedemptions(
   });
 }
 
-/** One use of each code given back (`times_used` down by one, never below 0), codes in id order. */
+/**
+ * One use of each limited code given back (`times_used` down by one, never below 0; a code without limits has
+ * nothing to give back but its redemption), codes in id order.
+ */
 export async function giveBackCodes(tx: Tx, ctx: Ctx, codes: Array<Pick<Discount, 'id'>>): Promise<void> {
   for (const id of codes.map((code) => code.id).sort()) {
     await lowerTimesUsed(tx, ctx.project.id, id);
@@ -56,7 +68,7 @@ export async function giveBackCodes(tx: Tx, ctx: Ctx, codes: Array<Pick<Discount
 
 /**
  * Gives back the uses of a cancelled order, in the cancellation's transaction: its redemptions are marked released
- * and each code's `times_used` drops by one (under the code's row lock, as counting takes it).
+ * and each limited code's `times_used` drops by one (under the code's row lock, as counting takes it).
  */
 export async function releaseRedemptions(tx: Tx, ctx: Ctx, orderId: string): Promise<void> {
   const released = await releaseOrderRedemptions(tx, ctx.project.id, orderId);

@@ -380,6 +380,46 @@ describe('usage counted when the order is created', () => {
     expect((await apply(shop, second, 'BACK')).response.status).toBe(200);
     expect((await complete(shop, second)).response.status).toBe(201);
   });
+
+  test('a code without limits counts its orders without a lock; a first limit counts from the uses so far', async () => {
+    const shop = await newShop();
+    const a = await product(shop, 1000);
+    const id = (await code(shop, { code: 'OPEN10' })).data!.data.id;
+    const timesUsed = async () =>
+      (await shop.api.GET('/v1/discounts/{id}', { params: { path: { id } } })).data!.data.times_used;
+    const checkouts = await Promise.all(
+      Array.from({ length: 6 }, async (_, i) => {
+        const started = await open(shop, [{ variant_id: a.variantId, quantity: 1 }], `open${i}@example.com`);
+        expect((await apply(shop, started, 'OPEN10')).response.status).toBe(200);
+        return started;
+      }),
+    );
+    const orders = (await Promise.all(checkouts.map((started) => complete(shop, started)))).map((answer) => {
+      expect(answer.response.status).toBe(201);
+      return answer.data!.data as Order;
+    });
+    expect(await timesUsed()).toBe(6);
+    const cancelled = await shop.api.POST('/v1/orders/{id}/cancel', {
+      params: { path: { id: orders[0].id } },
+      body: { reason: 'customer' },
+    });
+    expect(cancelled.response.status).toBe(200);
+    expect(await timesUsed()).toBe(5);
+    // A limit of 6 now leaves one use: the five orders standing count against it.
+    const limited = await shop.api.PATCH('/v1/discounts/{id}', { params: { path: { id } }, body: { usage_limit: 6 } });
+    expect(limited.data!.data.times_used).toBe(5);
+    const [last, over] = await Promise.all(
+      ['last@example.com', 'over@example.com'].map(async (email) => {
+        const started = await open(shop, [{ variant_id: a.variantId, quantity: 1 }], email);
+        expect((await apply(shop, started, 'OPEN10')).response.status).toBe(200);
+        return started;
+      }),
+    );
+    expect((await complete(shop, last)).response.status).toBe(201);
+    const refused = await complete(shop, over);
+    expect([refused.response.status, refused.error?.error.code]).toEqual([409, 'usage_limit_reached']);
+    expect(await timesUsed()).toBe(6);
+  });
 });
 
 describe('refunds of discounted orders', () => {
