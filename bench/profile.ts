@@ -24,7 +24,7 @@ import {
   stopServer,
 } from './kit.js';
 import { moreScenarios } from './more-scenarios.js';
-import { PLAIN_CHECKOUT, runJourneys } from './checkout-journey.js';
+import { DISCOUNTED_CHECKOUT, PLAIN_CHECKOUT, runJourneys } from './checkout-journey.js';
 
 const USAGE = `Usage: npm run bench:profile -- [--customers N] [--products N] [--duration S] [--connections N] [--top N]
 
@@ -32,8 +32,8 @@ Profiles get by id, the customer list, the product list, draft-order completion 
 own under --connections connections for --duration seconds (after 2 s of warm-up), and prints each profile's top
 --top frames by self time. The .cpuprofile files stay in the directory printed at the end.
 
-BENCH_PROFILE_ONLY: a comma-separated subset of get-by-id, customer-list, product-list, complete, checkout (default:
-all).`;
+BENCH_PROFILE_ONLY: a comma-separated subset of get-by-id, customer-list, product-list, complete, checkout,
+checkout-discounted (the journey with a code and a promotion; default: all).`;
 
 const options = benchOptions(USAGE, { customers: 10_000, products: 10_000, duration: 8, connections: 20, top: 15 });
 const only = process.env.BENCH_PROFILE_ONLY?.split(',').map((name) => name.trim());
@@ -260,17 +260,21 @@ try {
       };
     });
   }
-  if (profiled('checkout')) {
-    // The checkout journey (bench/checkout-journey.ts): 100 journeys not measured, then 10 a client, measured.
-    await profile('checkout', async (server) => {
+  // The checkout journeys (bench/checkout-journey.ts): 100 journeys not measured, then 10 a client, measured.
+  for (const [file, journey] of [
+    ['checkout', PLAIN_CHECKOUT],
+    ['checkout-discounted', DISCOUNTED_CHECKOUT],
+  ] as const) {
+    if (!profiled(file)) continue;
+    await profile(file, async (server) => {
       const ctx = {
         url: server.url,
         secret: keys.secret_test.token,
         publishable: keys.publishable_test.token,
         variantIds,
       };
-      await PLAIN_CHECKOUT.prepare(ctx);
-      const steps = PLAIN_CHECKOUT.steps(ctx);
+      await journey.prepare(ctx);
+      const steps = journey.steps(ctx);
       await runJourneys(ctx, steps, 100, options.connections);
       const load = loadAverage();
       const cpuBefore = processCpuMs(server.pid);
@@ -281,7 +285,7 @@ try {
         return sorted.length ? sorted[Math.floor(sorted.length / 2)].toFixed(1) : '-';
       };
       return {
-        headline: `### checkout journey: ${(round.journeys.length / round.seconds).toFixed(1)} journeys/s, ${round.failed} failed${cpu}; step p50 ms: ${steps.map((s) => `${s.name} ${ms(s.name)}`).join(', ')} (load average ${load} before)`,
+        headline: `### ${journey.name} journey: ${(round.journeys.length / round.seconds).toFixed(1)} journeys/s, ${round.failed} failed${cpu}; step p50 ms: ${steps.map((s) => `${s.name} ${ms(s.name)}`).join(', ')} (load average ${load} before)`,
         seconds: round.seconds,
       };
     });

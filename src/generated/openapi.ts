@@ -3318,6 +3318,12 @@ export interface paths {
          *     stored for an `Idempotency-Key` replay (it holds the secret), so retrying may start a second checkout;
          *     the first simply expires.
          *
+         *     `discount_codes` applies codes at once, as `applyCheckoutDiscountCode` would one after the other (a code
+         *     sent twice, in any case, is held once): a refused code answers 422 (`discount_invalid`,
+         *     `discount_expired`, `discount_not_applicable` with `reason`) or 409 `usage_limit_reached` naming
+         *     `discount_codes[i]`, and nothing is created. A code on a checkout without lines is held and applies once
+         *     lines are added, as after `applyCheckoutDiscountCode` on an empty checkout.
+         *
          *     At most `checkouts_per_ip_per_minute` (a project setting, default 20) checkouts a minute from one client
          *     address: past it, 429 `rate_limited` with `Retry-After`.
          */
@@ -7777,6 +7783,8 @@ export interface components {
             shipping_address?: components["schemas"]["CheckoutAddress"];
             billing_address?: components["schemas"]["CheckoutAddress"];
             note?: string | null;
+            /** @description Discount codes to apply at once (a code from a newsletter link), each checked as `applyCheckoutDiscountCode` checks one; a refused code is named as `discount_codes[i]` and nothing is created. */
+            discount_codes?: string[];
         };
         CheckoutUpdate: {
             /** Format: email */
@@ -11021,6 +11029,56 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["DiscountError"];
+            };
+        };
+        /** @description A code of `discount_codes` does not apply (`discount_invalid`, `discount_expired`, `discount_not_applicable` with `reason`), named as `discount_codes[i]`; no checkout was created. */
+        CheckoutCreateCodeRejected: {
+            headers: {
+                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "discount_invalid",
+                 *         "message": "SPRING is not a valid discount code.",
+                 *         "field": "discount_codes[0]"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["DiscountError"];
+            };
+        };
+        /** @description A code of `discount_codes` has its total or per-customer usage limit used up (`usage_limit_reached`), named as `discount_codes[i]`; no checkout was created. */
+        CheckoutCreateCodeUsedUp: {
+            headers: {
+                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "usage_limit_reached",
+                 *         "message": "The code WELCOME10 has reached its usage limit.",
+                 *         "field": "discount_codes[0]"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["CheckoutError"];
             };
         };
         /** @description The code's total or per-customer usage limit is used up (`usage_limit_reached`), or the checkout cannot change (`conflict`, `checkout_locked`: see `CheckoutPaymentPending`). */
@@ -26567,6 +26625,8 @@ export interface operations {
             };
             401: components["responses"]["CheckoutUnauthorized"];
             403: components["responses"]["PublishableKeyForbidden"];
+            409: components["responses"]["CheckoutCreateCodeUsedUp"];
+            422: components["responses"]["CheckoutCreateCodeRejected"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -1,9 +1,9 @@
 import type { Tx } from '../../db/client.js';
-import type { Checkout, CheckoutLine, Prisma, Variant } from '../../generated/prisma/client.js';
+import type { Checkout, CheckoutLine, Discount, Prisma, Variant } from '../../generated/prisma/client.js';
 import type { Ctx } from '../../shared/context.js';
-import { invalidField } from '../../shared/errors.js';
+import { AppError, invalidField } from '../../shared/errors.js';
 import { jsonColumn } from '../../shared/json-column.js';
-import { discountBasket, type Discounted } from '../discounts/index.js';
+import { codeToApply, customerKeyOf, discountBasket, requireApplied, type Discounted } from '../discounts/index.js';
 import { MAX_AMOUNT, computeTotals, taxSettingsOf, type TaxAddress } from '../draft-orders/index.js';
 import { customerPricing, priceFor, type CustomerPricing } from '../price-lists/index.js';
 
@@ -138,6 +138,40 @@ export async function totalled(
 ): Promise<Checkout> {
   const discounted = await discountBasket(ctx, tx, basketOfCheckout(checkout, lines), checkout.discountCodes);
   return withTotals(ctx, checkout, lines, field, discounted);
+}
+
+/**
+ * totalled for a new checkout holding the codes sent with its creation (`discount_codes`): each checked as
+ * applyCheckoutCode checks one (codeToApply, then requireApplied on the priced basket), its error naming
+ * `discount_codes[i]`, so nothing is created when one is refused; a code sent twice (in any case) is held once.
+ */
+export async function totalledWithCodes(
+  ctx: Ctx,
+  tx: Tx,
+  checkout: Checkout,
+  lines: CheckoutLine[],
+  codes: string[],
+): Promise<Checkout> {
+  const customerKey = customerKeyOf(checkout.customerId, checkout.email);
+  const held: Array<{ row: Discount; index: number }> = [];
+  for (const [index, code] of codes.entries()) {
+    const row = await onCode(index, () => codeToApply(ctx, tx, code, customerKey));
+    if (!held.some((h) => h.row.id === row.id)) held.push({ row, index });
+  }
+  const next = { ...checkout, discountCodes: held.map((h) => h.row.code!) };
+  const discounted = await discountBasket(ctx, tx, basketOfCheckout(next, lines), next.discountCodes);
+  for (const { row, index } of held) await onCode(index, () => requireApplied(discounted, row));
+  return withTotals(ctx, next, lines, 'lines', discounted);
+}
+
+/** `check`'s answer, or its error about a code named on `discount_codes[index]` instead of `code`. */
+async function onCode<T>(index: number, check: () => T | Promise<T>): Promise<T> {
+  try {
+    return await check();
+  } catch (error) {
+    if (!(error instanceof AppError) || error.options.field !== 'code') throw error;
+    throw new AppError(error.code, error.message, { ...error.options, field: `discount_codes[${index}]` });
+  }
 }
 
 /** Columns of a checkout that writes may change (JSON columns as Prisma wants them). */

@@ -11,7 +11,7 @@ import { lookupRates, type AvailableRate, type CarrierAccess } from '../shipping
 import { findCheckout, newClientSecret, requireChangeable, type CheckoutKey } from './checkout-access.js';
 import { releasePaymentStep } from './checkout-store-credit.js';
 import { newLines } from './checkout-line-input.js';
-import { checkoutColumns, priceLines, totalled, withTotals } from './checkout-pricing.js';
+import { checkoutColumns, priceLines, totalled, totalledWithCodes, withTotals } from './checkout-pricing.js';
 
 type CheckoutCreate = components['schemas']['CheckoutCreate'];
 type CheckoutUpdate = components['schemas']['CheckoutUpdate'];
@@ -28,8 +28,8 @@ export const linesOf = (db: Ctx['db'] | Tx, checkoutId: string): Promise<Checkou
 
 /**
  * Creates an open checkout for the request's shopper (the signed-in customer when a token was sent: their checkout,
- * their e-mail by default, their prices) with its lines priced and totalled, and answers it with its client secret,
- * of which only a digest is stored.
+ * their e-mail by default, their prices) with its lines priced and totalled (with the discount codes sent, each
+ * checked as applying one is), and answers it with its client secret, of which only a digest is stored.
  */
 export async function createCheckout(
   ctx: Ctx,
@@ -73,7 +73,9 @@ export async function createCheckout(
       updatedAt: now,
     };
     const lines = await priceLines(ctx, tx, blank, await newLines(ctx, tx, blank, [], input.lines ?? []));
-    const checkout = await totalled(ctx, tx, blank, lines);
+    const checkout = input.discount_codes?.length
+      ? await totalledWithCodes(ctx, tx, blank, lines, input.discount_codes)
+      : await totalled(ctx, tx, blank, lines);
     const { projectId, id, secretHash, customerId: owner, currency, createdAt } = checkout;
     await tx.checkout.create({
       data: {

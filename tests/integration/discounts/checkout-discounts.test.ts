@@ -317,6 +317,71 @@ describe('applyCheckoutDiscountCode: refusals', () => {
   });
 });
 
+describe('createCheckout with discount_codes', () => {
+  test('holds each code once, priced as applying it after the lines would be', async () => {
+    const shop = await newShop();
+    const a = await product(shop, 2000);
+    await code(shop, { code: 'LINK10' });
+    const lines = [{ variant_id: a.variantId, quantity: 2 }];
+    const atCreation = await startCheckout(shop.shop, {
+      currency: 'EUR',
+      email: 'link@example.com',
+      shipping_address: BERLIN,
+      lines,
+      discount_codes: ['link10', 'LINK10'],
+    });
+    const afterwards = await open(shop, lines, 'link@example.com');
+    const applied = (await apply(shop, afterwards, 'link10')).data!.data;
+    expect(atCreation.checkout.discount_codes).toEqual(['LINK10']);
+    const amounts = (c: Checkout) => [c.subtotal, c.discount, c.tax, c.total, c.discount_applications];
+    expect(amounts(atCreation.checkout)).toEqual(amounts(applied));
+    expect(atCreation.checkout.discount).toBe(400);
+    await completeAndCompare(shop, atCreation, atCreation.checkout);
+  });
+
+  test('a code on a checkout without lines is held and applies once lines are added', async () => {
+    const shop = await newShop();
+    const a = await product(shop, 1000);
+    await code(shop, { code: 'EARLY' });
+    const started = await startCheckout(shop.shop, { currency: 'EUR', discount_codes: ['early'] });
+    expect(started.checkout).toMatchObject({ discount_codes: ['EARLY'], discount_applications: [], discount: 0 });
+    const added = await shop.shop.POST('/v1/checkouts/{id}/lines', {
+      ...withSecret(started.checkout.id, started.secret),
+      body: { lines: [{ variant_id: a.variantId, quantity: 1 }] },
+    });
+    expect(added.response.status).toBe(201);
+    expect(added.data!.data).toMatchObject({ discount_codes: ['EARLY'], discount: 100 });
+  });
+
+  test('a refused code names discount_codes[i] and creates nothing', async () => {
+    const shop = await newShop();
+    const a = await product(shop, 1000);
+    await code(shop, { code: 'GOOD' });
+    await code(shop, { code: 'BIG', conditions: { min_subtotal: 5000 } });
+    const used = (await code(shop, { code: 'GONE', usage_limit: 1 })).data!.data.id;
+    await app.deps.db.discount.update({ where: { id: used }, data: { timesUsed: 1 } });
+    const lines = [{ variant_id: a.variantId, quantity: 1 }];
+    const create = (discount_codes: string[]) =>
+      shop.shop.POST('/v1/checkouts', { body: { currency: 'EUR', lines, discount_codes } });
+    const unknown = await create(['good', 'nope']);
+    expect([unknown.response.status, unknown.error?.error]).toEqual([
+      422,
+      { code: 'discount_invalid', message: 'nope is not a valid discount code.', field: 'discount_codes[1]' },
+    ]);
+    const unmet = await create(['big']);
+    expect([unmet.response.status, unmet.error?.error]).toMatchObject([
+      422,
+      { code: 'discount_not_applicable', field: 'discount_codes[0]', reason: 'min_subtotal' },
+    ]);
+    const usedUp = await create(['GOOD', 'gone']);
+    expect([usedUp.response.status, usedUp.error?.error]).toMatchObject([
+      409,
+      { code: 'usage_limit_reached', field: 'discount_codes[1]' },
+    ]);
+    expect(await app.deps.db.checkout.count({ where: { projectId: shop.project.project.id } })).toBe(0);
+  });
+});
+
 describe('removeCheckoutDiscountCode', () => {
   test('removes the code case-insensitively and recomputes; a code not applied is 404', async () => {
     const shop = await newShop();
