@@ -69,6 +69,18 @@ async function call(ctx: CheckoutContext, method: string, pathname: string, body
 const secretOf = (journey: Journey) => ({ 'x-checkout-secret': journey.secret! });
 const data = (answer: unknown) => (answer as { data: Record<string, unknown> }).data;
 
+/** The step adding one unit of each of the two variants `pick` names for the journey. */
+const twoLines = (pick: (journey: Journey) => [string, string]): JourneyStep => ({
+  name: 'two lines',
+  status: 201,
+  request: (j) => ({
+    method: 'POST',
+    path: `/v1/checkouts/${j.id}/lines`,
+    headers: secretOf(j),
+    body: { lines: pick(j).map((variant_id) => ({ variant_id, quantity: 1 })) },
+  }),
+});
+
 /** The plain journey's steps: create, two lines, address, rates, a rate chosen, completion paid with the test token. */
 export function plainSteps(ctx: CheckoutContext): JourneyStep[] {
   const variants = ctx.variantIds;
@@ -86,21 +98,7 @@ export function plainSteps(ctx: CheckoutContext): JourneyStep[] {
         j.secret = (answer as { client_secret: string }).client_secret;
       },
     },
-    {
-      name: 'two lines',
-      status: 201,
-      request: (j) => ({
-        method: 'POST',
-        path: `/v1/checkouts/${j.id}/lines`,
-        headers: secretOf(j),
-        body: {
-          lines: [
-            { variant_id: variants[(j.n * 2) % variants.length], quantity: 1 },
-            { variant_id: variants[(j.n * 2 + 1) % variants.length], quantity: 1 },
-          ],
-        },
-      }),
-    },
+    twoLines((j) => [variants[(j.n * 2) % variants.length], variants[(j.n * 2 + 1) % variants.length]]),
     {
       name: 'address',
       status: 200,
@@ -218,21 +216,7 @@ async function preparePromotion(ctx: CheckoutContext): Promise<void> {
 export function discountedSteps(ctx: CheckoutContext, codeSent: 'at creation' | 'own request'): JourneyStep[] {
   const [create, , ...rest] = plainSteps(ctx);
   const variants = ctx.variantIds;
-  const lines: JourneyStep = {
-    name: 'two lines',
-    status: 201,
-    request: (j) => ({
-      method: 'POST',
-      path: `/v1/checkouts/${j.id}/lines`,
-      headers: secretOf(j),
-      body: {
-        lines: [
-          { variant_id: variants[(j.n * 2) % variants.length], quantity: 1 },
-          { variant_id: promoVariants[j.n % promoVariants.length], quantity: 1 },
-        ],
-      },
-    }),
-  };
+  const lines = twoLines((j) => [variants[(j.n * 2) % variants.length], promoVariants[j.n % promoVariants.length]]);
   // A bench whose journeys lost a reduction would measure something else: stop at the first one.
   const bothApplied = (_j: Journey, answer: unknown) => {
     const applied = (data(answer).discount_applications as Array<{ source: string }>).map((a) => a.source);
