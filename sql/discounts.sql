@@ -13,7 +13,8 @@ RETURNING id;
 
 -- src/modules/discounts/discounts.sql.ts: lowerTimesUsed
 UPDATE discounts SET times_used = GREATEST(times_used - 1, 0)
-WHERE id = ${id} AND project_id = ${projectId} AND kind = 'code';
+WHERE id = ${id} AND project_id = ${projectId} AND kind = 'code'
+  AND (usage_limit IS NOT NULL OR usage_limit_per_customer IS NOT NULL);
 
 -- src/modules/discounts/discounts.sql.ts: releaseOrderRedemptions > released
 UPDATE discount_redemptions SET released_at = now()
