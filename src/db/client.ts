@@ -46,6 +46,10 @@ export function createDatabase(url: string, poolSize = 10, options: { namedState
   });
   // An idle connection the server dropped is replaced on the next request; without a listener its error would end the process.
   pool.on('error', () => {});
+  // So is one checked out between two statements (a transaction's) when its server goes (a replica killed, a
+  // failover): the pool listens to idle connections only. Its statements under way fail on their own, and the pool
+  // drops the connection when it comes back.
+  pool.on('connect', (client) => client.on('error', () => {}));
   const db = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
   pools.set(db, pool);
   if (options.namedStatements ?? true) sessionPools.add(pool);
