@@ -143,7 +143,8 @@ export async function totalled(
 /**
  * totalled for a new checkout holding the codes sent with its creation (`discount_codes`): each checked as
  * applyCheckoutCode checks one (codeToApply, then requireApplied on the priced basket), its error naming
- * `discount_codes[i]`, so nothing is created when one is refused; a code sent twice (in any case) is held once.
+ * `discount_codes[i]`, so nothing is created when one is refused; a code sent twice (in any case) is held once;
+ * with none, as totalled.
  */
 export async function totalledWithCodes(
   ctx: Ctx,

@@ -73,9 +73,7 @@ export async function createCheckout(
       updatedAt: now,
     };
     const lines = await priceLines(ctx, tx, blank, await newLines(ctx, tx, blank, [], input.lines ?? []));
-    const checkout = input.discount_codes?.length
-      ? await totalledWithCodes(ctx, tx, blank, lines, input.discount_codes)
-      : await totalled(ctx, tx, blank, lines);
+    const checkout = await totalledWithCodes(ctx, tx, blank, lines, input.discount_codes ?? []);
     const { projectId, id, secretHash, customerId: owner, currency, createdAt } = checkout;
     await tx.checkout.create({
       data: {
