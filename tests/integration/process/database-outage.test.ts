@@ -11,9 +11,19 @@ import { exited, startMain, type Cleanups } from '../../setup/process.js';
 import { eventually } from '../../setup/wait.js';
 
 const cleanups: Cleanups = [];
+// Where the test got to, and the server's output: printed when it did not finish (a failure or jest's timeout), so
+// a hang says where it hung. Every request and query below is bounded, so a hang is a failure at its line.
+let reached = 'starting';
+let finished = false;
+let serverOutput = () => '';
 afterAll(async () => {
+  if (!finished)
+    console.log(`database outage: stopped after "${reached}"; server output:\n${serverOutput().slice(-6_000)}`);
   for (const cleanup of cleanups.reverse()) await cleanup();
 });
+// A request that cannot hang the test: aborted after 15 s, as every load request is.
+const fetchBounded = (url: string, init: RequestInit = {}) =>
+  fetch(url, { signal: AbortSignal.timeout(15_000), ...init });
 
 // The bound on any answer while the database is down (the pool's 5 s connect timeout), plus slack for a
 // loaded 2-core machine.
@@ -73,20 +83,20 @@ describe('database outage (a server process over a PostgreSQL the test stops and
       }
     });
     const { baseUrl } = server;
+    serverOutput = server.output;
     const demo = JSON.parse(readFileSync(path.join(dataDir, 'demo.json'), 'utf8'));
     const projectId: string = demo.project_id;
     const secret: string = demo.keys.secret_test.token;
     const call = async (op: string, method: string, url: string, body?: unknown, token = secret): Promise<Answer> => {
       const started = Date.now();
       try {
-        const response = await fetch(`${baseUrl}${url}`, {
+        const response = await fetchBounded(`${baseUrl}${url}`, {
           method,
           headers: {
             Authorization: `Bearer ${token}`,
             ...(body !== undefined && { 'Content-Type': 'application/json' }),
           },
           body: body === undefined ? undefined : JSON.stringify(body),
-          signal: AbortSignal.timeout(15_000),
         });
         const text = await response.text();
         const parsed = text ? JSON.parse(text) : undefined;
@@ -150,7 +160,7 @@ describe('database outage (a server process over a PostgreSQL the test stops and
     expect(await eventually(() => okSince(0) >= 20, { timeoutMs: 30_000, intervalMs: 50 })).toBe(true);
 
     // A key that was never used (so no process has it cached): during the outage it must answer 503, not 401.
-    const freshKey = await fetch(`${baseUrl}/platform/v1/projects/${projectId}/keys`, {
+    const freshKey = await fetchBounded(`${baseUrl}/platform/v1/projects/${projectId}/keys`, {
       method: 'POST',
       headers: { Authorization: `Bearer ${PLATFORM_TOKEN}`, 'Content-Type': 'application/json' },
       body: JSON.stringify({ type: 'secret', mode: 'test' }),
@@ -159,7 +169,7 @@ describe('database outage (a server process over a PostgreSQL the test stops and
     const freshToken: string = (await json(freshKey)).data.token;
     // A key used (and so cached) before the outage, revoked behind the server's back after it: the change feed must be back.
     const revokedLater = await json(
-      await fetch(`${baseUrl}/platform/v1/projects/${projectId}/keys`, {
+      await fetchBounded(`${baseUrl}/platform/v1/projects/${projectId}/keys`, {
         method: 'POST',
         headers: { Authorization: `Bearer ${PLATFORM_TOKEN}`, 'Content-Type': 'application/json' },
         body: JSON.stringify({ type: 'secret', mode: 'test' }),
@@ -168,9 +178,11 @@ describe('database outage (a server process over a PostgreSQL the test stops and
     expect((await call('warm', 'GET', '/v1/customers?limit=1', undefined, revokedLater.data.token)).status).toBe(200);
 
     // Stop PostgreSQL under load.
+    reached = 'serving before the outage';
     const stopBegan = Date.now();
     await database.stop();
     database = undefined;
+    reached = 'stopped PostgreSQL';
     const down = Date.now();
     // Down for a few seconds and a good number of requests.
     expect(
@@ -179,12 +191,12 @@ describe('database outage (a server process over a PostgreSQL the test stops and
         intervalMs: 50,
       }),
     ).toBe(true);
-    const health = await fetch(`${baseUrl}/healthz`, { signal: AbortSignal.timeout(15_000) });
+    const health = await fetchBounded(`${baseUrl}/healthz`);
     expect(health.status).toBe(503);
     expect(health.headers.get('retry-after')).toBe('5');
     expect(await json(health)).toEqual({ status: 'unavailable' });
     // Load balancers route on readiness: not ready during the outage, ready again after it (below).
-    const readiness = await fetch(`${baseUrl}/readyz`, { signal: AbortSignal.timeout(15_000) });
+    const readiness = await fetchBounded(`${baseUrl}/readyz`);
     expect(readiness.status).toBe(503);
     expect(await json(readiness)).toEqual({ status: 'unavailable', reason: 'The database does not answer.' });
     for (const token of [freshToken, `sk_test_${'x'.repeat(40)}`]) {
@@ -194,6 +206,7 @@ describe('database outage (a server process over a PostgreSQL the test stops and
     }
 
     // Start it again on the same port and data.
+    reached = 'starting PostgreSQL again';
     const startBegan = Date.now();
     database = await startEmbeddedPostgres({
       dir: pgDir,
@@ -202,7 +215,8 @@ describe('database outage (a server process over a PostgreSQL the test stops and
       port,
       settings: DURABLE,
     });
-    const sql = new pg.Client({ connectionString: databaseUrl });
+    reached = 'started again';
+    const sql = new pg.Client({ connectionString: databaseUrl, query_timeout: 15_000 });
     sql.on('error', () => {}); // the test stops the database under this connection at the end
     await sql.connect();
     cleanups.push(() => sql.end().catch(() => {}));
@@ -212,15 +226,17 @@ describe('database outage (a server process over a PostgreSQL the test stops and
     await sql.query('UPDATE customers SET deleted_at = now() WHERE id = $1', [victim]);
 
     // The same process recovers by itself.
+    reached = 'waiting for /healthz after the restart';
     expect(
-      await eventually(async () => (await fetch(`${baseUrl}/healthz`)).status === 200, {
+      await eventually(async () => (await fetchBounded(`${baseUrl}/healthz`)).status === 200, {
         timeoutMs: 30_000,
         intervalMs: 100,
       }),
     ).toBe(true);
-    expect((await fetch(`${baseUrl}/readyz`)).status).toBe(200);
+    expect((await fetchBounded(`${baseUrl}/readyz`)).status).toBe(200);
     const up = Date.now();
     expect(await eventually(() => okSince(up) >= 24, { timeoutMs: 60_000, intervalMs: 50 })).toBe(true);
+    reached = 'serving again';
     loading = false;
     await Promise.all(load);
     expect(server.child.exitCode).toBeNull();
@@ -257,6 +273,7 @@ describe('database outage (a server process over a PostgreSQL the test stops and
     ]);
     expect(products.rowCount).toBe(createdProducts.length);
 
+    reached = 'answers checked';
     // The change feed is back: it listens again, a notification from elsewhere is heard (a revoked key that was
     // cached is refused), and nothing counted before the outage is served stale.
     expect(
@@ -280,29 +297,31 @@ describe('database outage (a server process over a PostgreSQL the test stops and
       [projectId],
     );
     const listed = await json(
-      await fetch(`${baseUrl}/v1/customers?limit=1`, { headers: { Authorization: `Bearer ${secret}` } }),
+      await fetchBounded(`${baseUrl}/v1/customers?limit=1`, { headers: { Authorization: `Bearer ${secret}` } }),
     );
     expect(listed.pagination.total).toBe(counted.rows[0].n);
     expect(
-      (await fetch(`${baseUrl}/v1/customers/${victim}`, { headers: { Authorization: `Bearer ${secret}` } })).status,
+      (await fetchBounded(`${baseUrl}/v1/customers/${victim}`, { headers: { Authorization: `Bearer ${secret}` } }))
+        .status,
     ).toBe(404);
 
+    reached = 'change feed checked';
     // pg-boss works again: a job queued after recovery (the e-mail of a draft order sent now) runs.
     const auth = { Authorization: `Bearer ${secret}`, 'Content-Type': 'application/json' };
     const draft = await json(
-      await fetch(`${baseUrl}/v1/draft-orders`, {
+      await fetchBounded(`${baseUrl}/v1/draft-orders`, {
         method: 'POST',
         headers: auth,
         body: JSON.stringify({ currency: 'USD', customer_email: 'after-outage@example.com' }),
       }),
     );
-    const items = await fetch(`${baseUrl}/v1/draft-orders/${draft.data.id}/items`, {
+    const items = await fetchBounded(`${baseUrl}/v1/draft-orders/${draft.data.id}/items`, {
       method: 'POST',
       headers: auth,
       body: JSON.stringify({ items: [{ title: 'Consulting', unit_price: 5000, quantity: 1 }] }),
     });
     expect(items.status).toBe(201);
-    const sent = await fetch(`${baseUrl}/v1/draft-orders/${draft.data.id}/send`, {
+    const sent = await fetchBounded(`${baseUrl}/v1/draft-orders/${draft.data.id}/send`, {
       method: 'POST',
       headers: auth,
       body: '{}',
@@ -320,6 +339,7 @@ describe('database outage (a server process over a PostgreSQL the test stops and
         `${createdCustomers.length + createdProducts.length} acknowledged creates all present`,
     );
     // Stopped while its database is down, the server still stops, in bounded time.
+    reached = 'stopping';
     await database.stop();
     database = undefined;
     const stopping = Date.now();
@@ -330,5 +350,6 @@ describe('database outage (a server process over a PostgreSQL the test stops and
     expect(server.output()).not.toMatch(/^\s+at /m);
     expect(server.output()).not.toMatch(/\bat [^\s]+ \([^)]*:\d+:\d+\)/); // stack frames inside JSON log lines too
     expect(server.output()).not.toContain('[object Object]');
+    finished = true;
   }, 240_000);
 });
