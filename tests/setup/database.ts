@@ -23,7 +23,9 @@ export function directUrlOf(url: string): string {
 }
 
 /**
- * A fresh database cloned from `template` (by default the migrated one); dropped by the returned function. `url`
+ * A fresh database cloned from `template` (by default the migrated one); dropped by the returned function. Copied
+ * file by file (STRATEGY FILE_COPY), not through the WAL (PostgreSQL's default): half the server's time for a
+ * test cluster that keeps no WAL for safety anyway (tests/setup/test-postgres.mjs). `url`
  * is what the app's DATABASE_URL takes (through PgBouncer in a TEST_PGBOUNCER run), `directUrl` a session
  * connection to it.
  */
@@ -34,7 +36,7 @@ export async function createTestDatabase(
   const name = `test_${process.env.JEST_WORKER_ID ?? '0'}_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name} TEMPLATE ${template}`);
+  await admin.query(`CREATE DATABASE ${name} TEMPLATE ${template} STRATEGY FILE_COPY`);
   await admin.end();
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
