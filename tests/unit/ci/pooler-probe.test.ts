@@ -1,5 +1,6 @@
 import { describe, expect, test } from '@jest/globals';
-import { poolerSensitive } from '../../setup/pooler-probe.js';
+import { coveringFiles } from '../../setup/pooler-cover.js';
+import { poolerSensitive, poolerSensitiveStatement } from '../../setup/pooler-probe.js';
 
 // .ci/run runs behind PgBouncer only the files whose statements this rule calls pooler-sensitive.
 describe('poolerSensitive: what puts a test file in the PgBouncer pass', () => {
@@ -31,5 +32,45 @@ describe('poolerSensitive: what puts a test file in the PgBouncer pass', () => {
     ['no text at all', undefined],
   ])('%s is not', (_what, config) => {
     expect(poolerSensitive(config)).toBe(false);
+  });
+});
+
+describe('poolerSensitiveStatement: one key per statement, whatever its layout', () => {
+  test('a named statement is its text, whitespace folded; a SET is its text', () => {
+    expect(poolerSensitiveStatement({ name: 'customer_by_id', text: 'SELECT *\n  FROM customers WHERE id = $1' })).toBe(
+      'SELECT * FROM customers WHERE id = $1',
+    );
+    expect(poolerSensitiveStatement('SET statement_timeout = 1000')).toBe('SET statement_timeout = 1000');
+    expect(poolerSensitiveStatement({ text: 'SELECT 1' })).toBeUndefined();
+  });
+});
+
+describe('coveringFiles: the files .ci/run runs again behind PgBouncer', () => {
+  const line = (path: string, seconds: number, statement: string) => `${path}\t${seconds}\t${statement}`;
+
+  test('every recorded statement is run by some chosen file', () => {
+    const lines = [
+      line('a.test.ts', 1, 's1'),
+      line('a.test.ts', 1, 's2'),
+      line('b.test.ts', 1, 's2'),
+      line('c.test.ts', 1, 's3'),
+      '',
+    ];
+    expect(coveringFiles(lines)).toEqual(['a.test.ts', 'c.test.ts']);
+  });
+
+  test('of two files with the same statements, the quicker one is chosen', () => {
+    const lines = [line('slow.test.ts', 40, 's1'), line('slow.test.ts', 40, 's2'), line('quick.test.ts', 2, 's1')];
+    lines.push(line('quick.test.ts', 2, 's2'));
+    expect(coveringFiles(lines)).toEqual(['quick.test.ts']);
+  });
+
+  test('a statement only a slow file runs still brings that file in', () => {
+    const lines = [line('slow.test.ts', 40, 's1'), line('slow.test.ts', 40, 's9'), line('quick.test.ts', 2, 's1')];
+    expect(coveringFiles(lines)).toEqual(['slow.test.ts']);
+  });
+
+  test('nothing recorded, nothing chosen', () => {
+    expect(coveringFiles([''])).toEqual([]);
   });
 });
