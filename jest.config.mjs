@@ -34,6 +34,9 @@ const timedTests = [
   // setup answered 503 and ran past 30 s (two clean-clone runs of 967b433).
   'tests/integration/process/failover.test.ts',
   'tests/integration/process/shipping-carrier.test.ts',
+  // Known and unknown emails answered in the same time (within 25 ms): beside CI's other suites the two medians
+  // drifted 29.7 ms apart.
+  'tests/integration/customer-auth/password-reset-timing.test.ts',
 ];
 
 const shared = {

@@ -138,25 +138,6 @@ describe('requestPasswordReset', () => {
     }
   });
 
-  test('takes the same time for a known and an unknown email (both at least 250 ms)', async () => {
-    await registerCustomer(shop, { email: 'timed@example.com' });
-    const timed = async (email: string) => {
-      const started = performance.now();
-      expect((await forgot(email)).response.status).toBe(200);
-      return performance.now() - started;
-    };
-    const known: number[] = [];
-    const unknown: number[] = [];
-    for (let i = 0; i < 6; i++) {
-      known.push(await timed('timed@example.com'));
-      unknown.push(await timed(`nobody-${i}@example.com`));
-    }
-    const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-    expect(median(known)).toBeGreaterThanOrEqual(250);
-    expect(median(unknown)).toBeGreaterThanOrEqual(250);
-    expect(Math.abs(median(known) - median(unknown))).toBeLessThan(25);
-  });
-
   test("is written in the customer's locale, else the project's; languages without a template get English", async () => {
     await registerCustomer(shop, { email: 'de@example.com', locale: 'de-AT' });
     await registerCustomer(shop, { email: 'fr@example.com', locale: 'fr' });
