@@ -291,7 +291,8 @@ function isRunning(owner: Owner): boolean {
   return owner.started === undefined || started === undefined || started === owner.started;
 }
 
-function isAlive(pid: number): boolean {
+/** Whether a process with this pid exists (one of another user's included). */
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

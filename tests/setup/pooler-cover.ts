@@ -9,9 +9,15 @@
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 
+interface RecordedFile {
+  path: string;
+  seconds: number;
+  statements: Set<string>;
+}
+
 /** Files covering every statement of `lines` (the record's lines), by the rule above. */
 export function coveringFiles(lines: string[]): string[] {
-  const files = new Map<string, { path: string; seconds: number; statements: Set<string> }>();
+  const files = new Map<string, RecordedFile>();
   for (const line of lines) {
     const [path, seconds, statement] = line.split('\t');
     if (!statement) continue;
@@ -21,7 +27,7 @@ export function coveringFiles(lines: string[]): string[] {
   }
   const uncovered = new Set([...files.values()].flatMap((file) => [...file.statements]));
   const candidates = [...files.values()].sort((a, b) => (a.path < b.path ? -1 : 1));
-  const chosen: Array<{ path: string; seconds: number; statements: Set<string> }> = [];
+  const chosen: RecordedFile[] = [];
   while (uncovered.size > 0) {
     let best = candidates[0];
     let bestValue = 0;

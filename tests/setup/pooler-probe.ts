@@ -49,11 +49,6 @@ export function poolerSensitiveStatement(config: unknown): string | undefined {
   return named ? `name ${name}` : undefined;
 }
 
-/** Whether a pg query config depends on the server session (poolerSensitiveStatement). */
-export function poolerSensitive(config: unknown): boolean {
-  return poolerSensitiveStatement(config) !== undefined;
-}
-
 const folded = (text: string) => text.replace(/\s+/g, ' ').trim();
 
 // TEST_POOLER_RECORD=<file>: each test file appends one line per distinct pooler-sensitive statement it made run,

@@ -17,7 +17,7 @@ const IN_MEMORY_PREFIX = 'commerce-test-pg-';
  * system (ext4) creating and deleting those files was a third of the server's CPU time (measured with perf, 2026-11-29).
  * Clusters left in memory by runs that were killed (their pid is gone) are deleted first.
  */
-function throwawayDir(dir) {
+function throwawayDir(dir, isAlive) {
   try {
     const { type, bavail, bsize } = statfsSync(IN_MEMORY);
     if (type !== TMPFS_MAGIC || bavail * bsize < 4 * 2 ** 30) return dir;
@@ -26,18 +26,9 @@ function throwawayDir(dir) {
   }
   for (const name of readdirSync(IN_MEMORY)) {
     const pid = name.startsWith(IN_MEMORY_PREFIX) ? parseInt(name.slice(IN_MEMORY_PREFIX.length), 10) : 0;
-    if (pid && !alive(pid)) rmSync(path.join(IN_MEMORY, name), { recursive: true, force: true });
+    if (pid && !isAlive(pid)) rmSync(path.join(IN_MEMORY, name), { recursive: true, force: true });
   }
   return path.join(IN_MEMORY, `${IN_MEMORY_PREFIX}${process.pid}-${path.basename(dir)}`);
-}
-
-function alive(pid) {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return error.code === 'EPERM';
-  }
 }
 
 /**
@@ -47,9 +38,12 @@ function alive(pid) {
  * stop that deletes its files.
  */
 export async function startThrowawayPostgres(requestedDir, maxConnections) {
-  const { startEmbeddedPostgres, freePort } = await tsImport('../../src/db/embedded-postgres.ts', import.meta.url);
+  const { startEmbeddedPostgres, freePort, isAlive } = await tsImport(
+    '../../src/db/embedded-postgres.ts',
+    import.meta.url,
+  );
   const pg = (await import('pg')).default;
-  const dir = throwawayDir(requestedDir);
+  const dir = throwawayDir(requestedDir, isAlive);
   const embedded = await startEmbeddedPostgres({
     dir,
     persistent: false,

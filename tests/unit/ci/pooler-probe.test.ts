@@ -1,9 +1,9 @@
 import { describe, expect, test } from '@jest/globals';
 import { coveringFiles } from '../../setup/pooler-cover.js';
-import { poolerSensitive, poolerSensitiveStatement } from '../../setup/pooler-probe.js';
+import { poolerSensitiveStatement } from '../../setup/pooler-probe.js';
 
 // .ci/run runs behind PgBouncer only the files whose statements this rule calls pooler-sensitive.
-describe('poolerSensitive: what puts a test file in the PgBouncer pass', () => {
+describe('poolerSensitiveStatement: what puts a test file in the PgBouncer pass', () => {
   test.each([
     ['a named prepared statement', { name: 'customer_by_id', text: 'SELECT 1' }],
     ['a session SET', 'SET statement_timeout = 1000'],
@@ -17,7 +17,7 @@ describe('poolerSensitive: what puts a test file in the PgBouncer pass', () => {
     ['a temporary table', 'CREATE TEMP TABLE t (id int)'],
     ['lastval()', 'SELECT lastval()'],
   ])('%s is', (_what, config) => {
-    expect(poolerSensitive(config)).toBe(true);
+    expect(poolerSensitiveStatement(config)).toBeDefined();
   });
 
   test.each([
@@ -31,7 +31,7 @@ describe('poolerSensitive: what puts a test file in the PgBouncer pass', () => {
     ['a column named like a keyword', 'SELECT reset_at, prepared FROM t'],
     ['no text at all', undefined],
   ])('%s is not', (_what, config) => {
-    expect(poolerSensitive(config)).toBe(false);
+    expect(poolerSensitiveStatement(config)).toBeUndefined();
   });
 });
 
