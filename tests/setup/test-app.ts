@@ -30,6 +30,12 @@ export async function startTestApp(
     handlers?: Partial<Handlers>;
     /** Share another app's database (a second process). */
     databaseUrl?: string;
+    /**
+     * Connections in the app's pool (5 by default). A test that sends more concurrent requests than the pool holds
+     * and asserts every answer gives it one per request: queued behind a small pool on a loaded machine, a request
+     * waits past the product's 5 s bound for a connection and answers 503.
+     */
+    poolSize?: number;
     /** Clone this template database instead of the migrated one (the demo project's, from tests/setup/demo.ts). */
     template?: string;
     /** Where the app's log lines go (stderr by default). */
@@ -62,7 +68,7 @@ export async function startTestApp(
     directUrl: config.databaseDirectUrl,
     config,
     log,
-    poolSize: 5,
+    poolSize: options.poolSize ?? 5,
     database: options.databaseUrl ? undefined : { name: 'test database', stop: database.drop },
     overrides,
   });

@@ -7,7 +7,8 @@ import { createProject, type CreatedProject } from '../../factories/project.fact
 import { createRate, createZone } from '../../factories/shipping.factory.js';
 import { useApp } from '../../setup/store.js';
 
-const app = useApp();
+// A connection for each of the 50 concurrent completions below: they meet at the variant's row lock, not in the pool.
+const app = useApp({ poolSize: 50 });
 
 /** A project paying through `provider`, with its secret client and storefront client. */
 interface Shop {

@@ -8,7 +8,9 @@ import { createProject, type CreatedProject } from '../../factories/project.fact
 import { byId } from '../../setup/requests.js';
 import { useStore } from '../../setup/store.js';
 
-const store = useStore({ project: { currency: 'EUR' } });
+// A connection for each of the 50 concurrent requests of the no-oversell tests: they meet at the variant's row lock,
+// not in the pool.
+const store = useStore({ project: { currency: 'EUR' }, app: { poolSize: 50 } });
 const { app, api } = store;
 const complete = (client: CommerceClient, id: string) => client.POST('/v1/draft-orders/{id}/complete', byId(id));
 const setStock = (client: CommerceClient, variant_id: string, location_id: string, available: number) =>

@@ -13,6 +13,17 @@ afterAll(async () => {
 });
 const start = (env: Record<string, string>) => startMain(env, cleanups);
 
+// The data directory of the embedded-PostgreSQL test below, once it made one: the later tests stop a server on an
+// initialised cluster, which need not be a fresh one (initdb, every migration and the demo catalog cost about
+// 10 CPU-seconds a start). Alone (-t), each makes its own.
+let embeddedDataDir: string | undefined;
+const initialisedDataDir = (prefix: string): string => {
+  if (embeddedDataDir) return embeddedDataDir;
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), prefix));
+  cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+  return dataDir;
+};
+
 describe('npm start (src/main.ts)', () => {
   test('with DATABASE_URL and DEMO_PROJECT=true: migrates, creates the demo project, prints its keys, serves, and stops cleanly on SIGTERM', async () => {
     const database = await createTestDatabase();
@@ -111,11 +122,11 @@ describe('npm start (src/main.ts)', () => {
     expect(events.status).toBe(200);
     second.child.kill('SIGTERM');
     expect(await exited(second.child)).toBe(0);
+    embeddedDataDir = dataDir;
   }, 120_000);
 
   test('kill -TERM <pid of npm start> stops the server and its embedded PostgreSQL', async () => {
-    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'main-npm-'));
-    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    const dataDir = initialisedDataDir('main-npm-');
     const started = await startMain({ DATA_DIR: dataDir }, cleanups, true);
     expect((await fetch(`${started.baseUrl}/healthz`)).status).toBe(200);
     const postmaster = Number(readFileSync(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]);
@@ -137,8 +148,7 @@ describe('npm start (src/main.ts)', () => {
   }, 120_000);
 
   test('a second Ctrl-C while stopping cuts what holds the stop up, still stops the embedded PostgreSQL, and says so', async () => {
-    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'main-twice-'));
-    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    const dataDir = initialisedDataDir('main-twice-');
     const started = await start({ DATA_DIR: dataDir, LOG_LEVEL: 'info' });
     const demo = JSON.parse(readFileSync(path.join(dataDir, 'demo.json'), 'utf8'));
     const pidFile = path.join(dataDir, 'pg', 'postmaster.pid');
