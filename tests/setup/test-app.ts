@@ -56,7 +56,8 @@ export async function startTestApp(
     metricsToken: TEST_METRICS_TOKEN,
     responseCheck: true,
     runJobs: false,
-    logLevel: 'silent',
+    // Silent unless TEST_APP_LOG_LEVEL says otherwise (e.g. `warn`: why an app answered 503 or 500).
+    logLevel: (process.env.TEST_APP_LOG_LEVEL as Config['logLevel'] | undefined) ?? 'silent',
     ...options.config,
   };
   const { log = createLogger(config.logLevel, options.logTo), ...overrides } = options.deps ?? {};
