@@ -10,7 +10,8 @@
  * file's realm would fail its `instanceof` checks). A shape not seen before is compiled by the real compiler,
  * created on the first such shape. Everything else is the real glue module.
  *
- * TEST_CHECK_PLAN_CACHE=1 compiles every shape anyway and fails when a kept plan differs from a fresh one.
+ * TEST_CHECK_PLAN_CACHE=1 checks each kept plan once per worker: the first time another file asks for its shape,
+ * the shape is compiled afresh (by that file's own compiler) and the file fails when the kept plan differs.
  */
 import { createHash } from 'node:crypto';
 // A built-in module's object is the same in every test file of a worker (unlike globalThis or process).
@@ -22,6 +23,9 @@ export * from '../../node_modules/@prisma/client/runtime/query_compiler_small_bg
 const PLANS = Symbol.for('commerce-api.tests.prisma-query-plans');
 /** @type {Map<string, Map<string, unknown>>} plans by compiler configuration, then by request */
 const plansByCompiler = (worker[PLANS] ??= new Map());
+/** @type {WeakMap<Map<string, unknown>, Set<string>>} by configuration's plans, the keys checked (TEST_CHECK_PLAN_CACHE) */
+const CHECKED = Symbol.for('commerce-api.tests.prisma-query-plans-checked');
+const checkedByPlans = (worker[CHECKED] ??= new WeakMap());
 const checking = process.env.TEST_CHECK_PLAN_CACHE === '1';
 
 /** A deep copy of a plan made of this realm's objects (plans hold objects, arrays, maps, dates, bytes and primitives). */
@@ -60,6 +64,8 @@ export class QueryCompiler {
   #params;
   #plans;
   #compiler;
+  /** The keys this file's compiler compiled (a check compares plans of two files). */
+  #own = new Set();
 
   constructor(params) {
     this.#params = params;
@@ -76,11 +82,20 @@ export class QueryCompiler {
 
   #planned(key, compile) {
     const kept = this.#plans.get(key);
-    if (kept !== undefined && !checking) return copy(kept);
+    if (kept === undefined) {
+      const plan = compile();
+      this.#plans.set(key, copy(plan));
+      this.#own.add(key);
+      return plan;
+    }
+    if (!checking || this.#own.has(key)) return copy(kept);
+    let checked = checkedByPlans.get(this.#plans);
+    if (!checked) checkedByPlans.set(this.#plans, (checked = new Set()));
+    if (checked.has(key)) return copy(kept);
     const plan = compile();
-    if (kept !== undefined && !same(kept, plan))
+    if (!same(kept, plan))
       throw new Error(`tests/setup/prisma-query-compiler.mjs: a kept plan differs from a fresh one for ${key}`);
-    if (kept === undefined) this.#plans.set(key, copy(plan));
+    checked.add(key);
     return plan;
   }
 
