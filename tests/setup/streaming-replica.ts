@@ -35,6 +35,12 @@ export interface PrimaryWithReplica {
   killReplica: () => void;
   /** SIGKILLs the primary's postmaster and every process of it (as a lost host). */
   killPrimary: () => void;
+  /**
+   * Resolves once the postmaster killPrimary killed is gone (reaped, not only dying): before its data directory is
+   * used again, as on a host that is down. Its pid, left in postmaster.pid, still a process makes pg_rewind's
+   * single-user server refuse the directory ("lock file already exists"; seen once in CI).
+   */
+  primaryGone: () => Promise<void>;
   primaryPort: number;
   replicaPort: number;
   primaryDir: string;
@@ -191,6 +197,7 @@ export async function startPrimaryWithReplica(setup: { synchronous?: boolean } =
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
     }
+    let killedPostmaster: number | undefined;
     const kill = (dataDir: string, children = false) => {
       const pid = Number(readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
       // Its backends, walsender included, at once as well: a host gone, not a postmaster that crashed alone.
@@ -201,6 +208,15 @@ export async function startPrimaryWithReplica(setup: { synchronous?: boolean } =
         : [];
       process.kill(pid, 'SIGKILL');
       for (const backend of backends) process.kill(Number(backend), 'SIGKILL');
+      return pid;
+    };
+    const exists = (pid: number) => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
     };
     return {
       primaryUrl,
@@ -211,7 +227,15 @@ export async function startPrimaryWithReplica(setup: { synchronous?: boolean } =
         kill(replicaDir);
         stopped.push(replicaDir);
       },
-      killPrimary: () => kill(primaryDir, true),
+      killPrimary: () => void (killedPostmaster = kill(primaryDir, true)),
+      primaryGone: async () => {
+        const deadline = Date.now() + 30_000;
+        while (killedPostmaster !== undefined && exists(killedPostmaster)) {
+          if (Date.now() > deadline)
+            throw new Error(`the killed primary's postmaster ${killedPostmaster} is still there`);
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+      },
       primaryPort,
       replicaPort,
       primaryDir,

@@ -206,7 +206,9 @@ describe('failover: the primary lost under a write load, the synchronous replica
       ),
     ).toBe(true);
 
-    // Step 3: the old primary rebuilt with pg_rewind as a replica of the new one, then synchronous again.
+    // Step 3: the old primary rebuilt with pg_rewind as a replica of the new one, then synchronous again (its host
+    // down until then: none of its killed processes left).
+    await pair.primaryGone();
     const rebuildStarted = Date.now();
     const rebuild = commands(
       localised(guideBlock('rebuild.sh'), [
