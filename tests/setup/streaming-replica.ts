@@ -13,7 +13,7 @@ import {
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { freePort } from '../../src/db/embedded-postgres.js';
+import { freePort, isAlive } from '../../src/db/embedded-postgres.js';
 import { guideBlock, localised } from './deploy-guide.js';
 
 /**
@@ -210,14 +210,6 @@ export async function startPrimaryWithReplica(setup: { synchronous?: boolean } =
       for (const backend of backends) process.kill(Number(backend), 'SIGKILL');
       return pid;
     };
-    const exists = (pid: number) => {
-      try {
-        process.kill(pid, 0);
-        return true;
-      } catch {
-        return false;
-      }
-    };
     return {
       primaryUrl,
       replicaUrl,
@@ -230,7 +222,7 @@ export async function startPrimaryWithReplica(setup: { synchronous?: boolean } =
       killPrimary: () => void (killedPostmaster = kill(primaryDir, true)),
       primaryGone: async () => {
         const deadline = Date.now() + 30_000;
-        while (killedPostmaster !== undefined && exists(killedPostmaster)) {
+        while (killedPostmaster !== undefined && isAlive(killedPostmaster)) {
           if (Date.now() > deadline)
             throw new Error(`the killed primary's postmaster ${killedPostmaster} is still there`);
           await new Promise((resolve) => setTimeout(resolve, 50));

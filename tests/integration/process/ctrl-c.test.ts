@@ -4,21 +4,13 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from '@jest/globals';
+import { isAlive } from '../../../src/db/embedded-postgres.js';
 import { exited, root, type Cleanups } from '../../setup/process.js';
 
 const cleanups: Cleanups = [];
 afterAll(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup();
 });
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 /** `npm start` in a pseudo-terminal (util-linux `script`): what it printed, and how to press keys in it. */
 function startInTerminal(dataDir: string) {
@@ -86,7 +78,7 @@ describe('npm start in a terminal', () => {
     const key = JSON.parse(readFileSync(path.join(dataDir, 'demo.json'), 'utf8')).keys.secret_test.token as string;
     const pidFile = path.join(dataDir, 'pg', 'postmaster.pid');
     const postmaster = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
-    expect(alive(postmaster)).toBe(true);
+    expect(isAlive(postmaster)).toBe(true);
 
     // Requests in flight when the key is pressed: three creates waiting for the rest of their bodies.
     const slow = await Promise.all([1, 2, 3].map((n) => slowCreate(baseUrl, key, `ctrl-c-${n}@example.com`)));
@@ -97,7 +89,7 @@ describe('npm start in a terminal', () => {
     expect(started.output()).toContain('"message":"stopping"');
     // PostgreSQL did not get the terminal's SIGINT: it still runs while the requests are open.
     await new Promise((resolve) => setTimeout(resolve, 1_000));
-    expect(alive(postmaster)).toBe(true);
+    expect(isAlive(postmaster)).toBe(true);
     expect(started.child.exitCode).toBeNull();
     for (const request of slow) request.finish();
     const statuses = await Promise.all(slow.map((request) => request.status));
@@ -109,7 +101,7 @@ describe('npm start in a terminal', () => {
     expect(started.output()).not.toContain('stopping now');
     // An orderly stop logs nothing at warn level or above (e.g. pg-boss losing its database).
     expect(started.output()).not.toMatch(/"level":"(warn|error|fatal)"/);
-    expect(alive(postmaster)).toBe(false);
+    expect(isAlive(postmaster)).toBe(false);
     expect(existsSync(pidFile)).toBe(false);
   }, 150_000);
 });

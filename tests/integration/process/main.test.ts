@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, test } from '@jest/globals';
 import { createTestDatabase } from '../../setup/database.js';
 import { json } from '../../setup/http.js';
+import { isAlive } from '../../../src/db/embedded-postgres.js';
 import { exited, runScript, startMain, type Cleanups } from '../../setup/process.js';
 
 const cleanups: Cleanups = [];
@@ -130,20 +131,12 @@ describe('npm start (src/main.ts)', () => {
     const started = await startMain({ DATA_DIR: dataDir }, cleanups, true);
     expect((await fetch(`${started.baseUrl}/healthz`)).status).toBe(200);
     const postmaster = Number(readFileSync(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]);
-    const alive = (pid: number) => {
-      try {
-        process.kill(pid, 0);
-        return true;
-      } catch {
-        return false;
-      }
-    };
-    expect(alive(postmaster)).toBe(true);
+    expect(isAlive(postmaster)).toBe(true);
     started.child.kill('SIGTERM'); // the npm process, as `kill -TERM <pid>` would
     expect(await exited(started.child)).toBe(0);
     const deadline = Date.now() + 10_000;
-    while (alive(postmaster) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(alive(postmaster)).toBe(false);
+    while (isAlive(postmaster) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(isAlive(postmaster)).toBe(false);
     await expect(fetch(`${started.baseUrl}/healthz`)).rejects.toThrow();
   }, 120_000);
 
