@@ -134,12 +134,15 @@ function number(s: Schema): fc.Arbitrary<number> {
 const DATE_MIN = new Date('2000-01-01T00:00:00Z');
 const DATE_MAX = new Date('2099-12-31T23:59:59Z');
 
+/** Plain addresses at example domains (made once: a string arbitrary costs milliseconds to make). */
+const EXAMPLE_EMAIL = fc.stringMatching(/^[a-z0-9]{1,20}@example\.(com|org)$/);
+
 function formatted(format: string): fc.Arbitrary<string> | undefined {
   switch (format) {
     case 'email':
       return fc.oneof(
         fc.emailAddress().filter((e) => e.length <= 254),
-        fc.stringMatching(/^[a-z0-9]{1,20}@example\.(com|org)$/),
+        EXAMPLE_EMAIL,
       );
     case 'date-time':
       return fc.date({ min: DATE_MIN, max: DATE_MAX, noInvalidDate: true }).map((d) => d.toISOString());
@@ -183,6 +186,22 @@ function string(s: Schema, context: SchemaContext): fc.Arbitrary<string> {
   return generated;
 }
 
+const matchingStrings = new Map<string, fc.Arbitrary<string>>();
+
+/**
+ * fast-check's strings matching `pattern`, made once per pattern: making one costs milliseconds (fast-check builds
+ * the strings it biases towards by testing its candidates against every character class), and the contract repeats
+ * patterns (`\S` on 40 fields). An arbitrary keeps no state, so one serves every schema with that pattern.
+ */
+function matchingString(pattern: string): fc.Arbitrary<string> {
+  let arbitrary = matchingStrings.get(pattern);
+  if (!arbitrary) {
+    arbitrary = fc.stringMatching(new RegExp(pattern), { size: 'small' });
+    matchingStrings.set(pattern, arbitrary);
+  }
+  return arbitrary;
+}
+
 function schemaString(s: Schema, context: SchemaContext): fc.Arbitrary<string> {
   const minLength: number = s.minLength ?? 0;
   const maxLength: number = s.maxLength ?? 5000;
@@ -193,7 +212,7 @@ function schemaString(s: Schema, context: SchemaContext): fc.Arbitrary<string> {
   const last = fc.constant(typeof s.example === 'string' && fits(s.example) ? s.example : 'x'.repeat(minLength));
   if (s.pattern) {
     const prefix = ID_PATTERN.exec(s.pattern);
-    const matching = fitting(fc.stringMatching(new RegExp(s.pattern), { size: 'small' }), fits, last);
+    const matching = fitting(matchingString(s.pattern), fits, last);
     if (prefix) {
       // An id reference: a resource that exists (so rules run), or any id of the right form.
       const alternatives = prefix[1].split('|');

@@ -9,19 +9,22 @@ const COMPILED_ENTRIES = new Set(['src/main.ts', 'src/worker.ts']);
 let built = false;
 
 /**
- * The compiled module npm runs for `script` (`src/main.ts` -> `dist/main.js`), or undefined for a script npm runs
- * through tsx. dist/ is built first when src/ changed since its last build (codegen/build.mjs --if-stale: a hash of
- * the sources, under a lock), so a run of many files and workers builds once and no start compiles TypeScript.
+ * dist/ as built from the current src/ (codegen/build.mjs --if-stale: a hash of the sources, under a lock), built
+ * at most once per test file (a run of many files and workers builds once), so no start compiles TypeScript.
  */
+export function buildDist(): void {
+  if (built) return;
+  execFileSync(process.execPath, ['codegen/build.mjs', '--if-stale'], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  built = true;
+}
+
+/** The compiled module npm runs for `script` (`src/main.ts` -> `dist/main.js`, built first), or undefined for a script npm runs through tsx. */
 function compiledScript(script: string): string | undefined {
   if (!COMPILED_ENTRIES.has(script)) return undefined;
-  if (!built) {
-    execFileSync(process.execPath, ['codegen/build.mjs', '--if-stale'], {
-      cwd: root,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    built = true;
-  }
+  buildDist();
   return script.replace(/^src\/(.+)\.ts$/, 'dist/$1.js');
 }
 

@@ -1,11 +1,12 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from '@jest/globals';
 import { exited, startMain, type Cleanups } from '../../setup/process.js';
+import { initialisedDataDir } from '../../setup/initialised-data-dir.js';
 
 const cleanups: Cleanups = [];
 afterAll(async () => {
@@ -87,8 +88,7 @@ async function metricsProcess(port: number): Promise<string | undefined> {
 
 describe('WEB_CONCURRENCY=2 npm start', () => {
   test('answers from both API processes (each scrape names its pid); one killed is replaced without failing later requests; SIGTERM stops all, the embedded PostgreSQL too', async () => {
-    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'main-cluster-'));
-    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    const dataDir = await initialisedDataDir('main-cluster-', cleanups);
     const metricsPort = await threeFreePorts();
     const started = await startMain(
       { DATA_DIR: dataDir, WEB_CONCURRENCY: '2', LOG_LEVEL: 'warn', METRICS_TOKEN, METRICS_PORT: String(metricsPort) },

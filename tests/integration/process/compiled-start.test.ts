@@ -1,9 +1,9 @@
 import { afterAll, describe, expect, test } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { exited, root, startMain, type Cleanups } from '../../setup/process.js';
+import { initialisedDataDir } from '../../setup/initialised-data-dir.js';
 
 const cleanups: Cleanups = [];
 afterAll(async () => {
@@ -30,8 +30,7 @@ describe('npm start runs the compiled server (dist/, built by codegen/build.mjs)
   });
 
   test('the process npm start leaves running is node dist/main.js, and it serves the API', async () => {
-    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'compiled-start-'));
-    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    const dataDir = await initialisedDataDir('compiled-start-', cleanups);
     const started = await startMain({ DATA_DIR: dataDir }, cleanups, true);
     expect((await fetch(`${started.baseUrl}/healthz`)).status).toBe(200);
     expect((await fetch(`${started.baseUrl}/openapi.json`)).status).toBe(200);

@@ -1,11 +1,11 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from '@jest/globals';
 import { isAlive } from '../../../src/db/embedded-postgres.js';
 import { exited, root, type Cleanups } from '../../setup/process.js';
+import { initialisedDataDir } from '../../setup/initialised-data-dir.js';
 
 const cleanups: Cleanups = [];
 afterAll(async () => {
@@ -71,8 +71,7 @@ async function slowCreate(baseUrl: string, key: string, email: string) {
 
 describe('npm start in a terminal', () => {
   test('Ctrl-C: open requests finish with answers from the database, then PostgreSQL stops; no warnings', async () => {
-    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'ctrl-c-'));
-    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    const dataDir = await initialisedDataDir('ctrl-c-', cleanups);
     const started = startInTerminal(dataDir);
     const baseUrl = await started.listening;
     const key = JSON.parse(readFileSync(path.join(dataDir, 'demo.json'), 'utf8')).keys.secret_test.token as string;

@@ -1,9 +1,9 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from '@jest/globals';
 import { runScript, type Cleanups } from '../../setup/process.js';
+import { initialisedDataDir } from '../../setup/initialised-data-dir.js';
 
 const cleanups: Cleanups = [];
 afterAll(async () => {
@@ -16,8 +16,7 @@ describe('npm start on a port another program holds', () => {
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
     cleanups.push(() => new Promise<void>((resolve) => taken.close(() => resolve())));
     const { port } = taken.address() as net.AddressInfo;
-    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'port-in-use-'));
-    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    const dataDir = await initialisedDataDir('port-in-use-', cleanups);
 
     const { code, output } = await runScript(
       'src/main.ts',

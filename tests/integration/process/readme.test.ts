@@ -1,10 +1,10 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, test } from '@jest/globals';
 import { exited, root, startMain, type Cleanups } from '../../setup/process.js';
+import { initialisedDataDir } from '../../setup/initialised-data-dir.js';
 
 const run = promisify(execFile);
 const cleanups: Cleanups = [];
@@ -22,8 +22,7 @@ function readmeBlock(name: string): string {
 
 describe("README's first requests, storefront requests, conditional writes, after-the-order requests, storefront walkthrough, suppliers and menus", () => {
   test("work as printed against npm start (only the port and DATA_DIR are this test run's)", async () => {
-    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'readme-'));
-    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    const dataDir = await initialisedDataDir('readme-', cleanups);
     const server = await startMain({ DATA_DIR: dataDir }, cleanups);
     cleanups.push(async () => {
       if (server.child.exitCode === null) {

@@ -1,9 +1,9 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from '@jest/globals';
 import { json } from '../../setup/http.js';
 import { exited, runScript, startMain, type Cleanups } from '../../setup/process.js';
+import { initialisedDataDir } from '../../setup/initialised-data-dir.js';
 
 const cleanups: Cleanups = [];
 afterAll(async () => {
@@ -12,8 +12,7 @@ afterAll(async () => {
 
 describe('one DATA_DIR, several processes (embedded PostgreSQL)', () => {
   test("npm run seed reuses the running server's PostgreSQL and leaves it up; a second npm start is refused without stopping it", async () => {
-    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'shared-data-dir-'));
-    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    const dataDir = await initialisedDataDir('shared-data-dir-', cleanups);
     const server = await startMain({ DATA_DIR: dataDir }, cleanups);
     cleanups.push(async () => {
       if (server.child.exitCode === null) {

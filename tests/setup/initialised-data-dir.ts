@@ -1,0 +1,86 @@
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { buildDist, exited, root, startMain, type Cleanups } from './process.js';
+
+/**
+ * DATA_DIRs as a second `npm start` finds its own: the embedded PostgreSQL initialised, migrated and stopped, the demo
+ * project made and its keys in demo.json. For the process tests whose subject is not the first start (that is
+ * main.test.ts's, on an empty directory): a first start runs initdb, every migration and the demo catalog, about
+ * 7 CPU-seconds more than a start on an initialised directory.
+ *
+ * One initialised directory is made per version of the code (the compiled server's source hash and the migrations
+ * name it) under os.tmpdir(), by the first test that asks, under a lock; every caller gets a copy of its own.
+ */
+const LOCK_STALE_MS = 180_000;
+
+/** What the initialised directory depends on: the compiled server (dist/.source-hash) and the migrations. */
+function versionOfCode(): string {
+  buildDist();
+  return createHash('sha256')
+    .update(readFileSync(path.join(root, 'dist/.source-hash')))
+    .update(readdirSync(path.join(root, 'prisma/migrations')).sort().join('\n'))
+    .digest('hex')
+    .slice(0, 16);
+}
+
+/** `npm start`'s entry point run on `dataDir` until it listens, then stopped with SIGTERM: exit 0, or this throws. */
+async function initialise(dataDir: string): Promise<void> {
+  const cleanups: Cleanups = [];
+  try {
+    const server = await startMain({ DATA_DIR: dataDir }, cleanups);
+    server.child.kill('SIGTERM');
+    const code = await exited(server.child);
+    if (code !== 0) throw new Error(`initialising ${dataDir}: the server exited ${code}:\n${server.output()}`);
+  } finally {
+    for (const cleanup of cleanups.reverse()) await cleanup();
+  }
+}
+
+/** The initialised DATA_DIR of this version of the code, made now if no test has made it yet. */
+async function initialisedTemplate(): Promise<string> {
+  const dir = path.join(os.tmpdir(), `commerce-initialised-data-dir-${versionOfCode()}`);
+  const ready = path.join(dir, '.ready');
+  const lock = `${dir}.lock`;
+  for (const deadline = Date.now() + LOCK_STALE_MS; !existsSync(ready);) {
+    try {
+      mkdirSync(lock);
+    } catch {
+      // Another test is making it; a lock older than any first start is one whose maker died.
+      const lockedAt = statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now();
+      if (Date.now() - lockedAt > LOCK_STALE_MS) rmSync(lock, { recursive: true, force: true });
+      if (Date.now() > deadline) throw new Error(`no initialised DATA_DIR at ${dir} within ${LOCK_STALE_MS} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      continue;
+    }
+    try {
+      rmSync(dir, { recursive: true, force: true });
+      await initialise(dir);
+      writeFileSync(ready, '');
+    } finally {
+      rmSync(lock, { recursive: true, force: true });
+    }
+  }
+  return dir;
+}
+
+/** A new DATA_DIR (removed at cleanup) holding a copy of an initialised one, owners and modes kept (cp -a). */
+export async function initialisedDataDir(prefix: string, cleanups: Cleanups): Promise<string> {
+  const template = await initialisedTemplate();
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), prefix));
+  cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+  execFileSync('cp', ['-a', `${template}/.`, dataDir]);
+  rmSync(path.join(dataDir, '.ready'));
+  return dataDir;
+}
