@@ -22,6 +22,10 @@ describe('listCustomers over 100k customers', () => {
     'sort=%s: walking every page sees each customer exactly once, total stays 100000',
     async (sort) => {
       const seen = new Set<string>();
+      // Collected and asserted once at the end: an expect() per customer (200,000 of them) cost a third of the
+      // file's CPU (each builds an error for its stack).
+      const seenTwice: string[] = [];
+      const otherTotals = new Set<number>();
       let cursor: string | undefined;
       let pages = 0;
       do {
@@ -29,14 +33,16 @@ describe('listCustomers over 100k customers', () => {
           params: { query: { sort, limit: 100, cursor, fields: ['id'] } },
         });
         if (error) throw new Error(JSON.stringify(error));
-        expect(data.pagination.total).toBe(COUNT);
+        if (data.pagination.total !== COUNT) otherTotals.add(data.pagination.total);
         for (const customer of data.data) {
-          expect(seen.has(customer.id)).toBe(false);
+          if (seen.has(customer.id)) seenTwice.push(customer.id);
           seen.add(customer.id);
         }
         cursor = data.pagination.cursor ?? undefined;
         pages += 1;
       } while (cursor);
+      expect(seenTwice).toEqual([]);
+      expect([...otherTotals]).toEqual([]);
       expect(seen.size).toBe(COUNT);
       expect(pages).toBe(COUNT / 100);
     },
