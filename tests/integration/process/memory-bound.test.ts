@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from '@jest/globals';
 import { createTestDatabase } from '../../setup/database.js';
+import { prepareDemo } from '../../setup/demo.js';
 import { root, startMain, type Cleanups } from '../../setup/process.js';
 
 const cleanups: Cleanups = [];
@@ -39,10 +40,12 @@ const maximalProduct = (i: number) => ({
 
 describe('memory per request is bounded (the server runs with the production heap)', () => {
   test(`${PRODUCTS} maximal products and ${CONCURRENT_LISTS} concurrent maximal list pages with the publishable key leave the server up and answering`, async () => {
-    const database = await createTestDatabase();
-    cleanups.push(database.drop);
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'memory-bound-'));
     cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    // The demo project as an earlier start made it (its catalog is not what this test is about): a copy of this
+    // run's demo template, with its demo.json in dataDir; the server with DEMO_PROJECT=true finds both.
+    const database = await createTestDatabase(await prepareDemo(dataDir));
+    cleanups.push(database.drop);
     const server = await startMain(
       { DATABASE_URL: database.url, DEMO_PROJECT: 'true', DATA_DIR: dataDir, PLATFORM_TOKEN, NODE_OPTIONS: heapOption },
       cleanups,

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, test } from '@jest/globals';
 import { buildCustomer } from '../../factories/customer.factory.js';
 import { createTestDatabase } from '../../setup/database.js';
+import { prepareDemo } from '../../setup/demo.js';
 import { exited, startMain, startWorker, type Cleanups } from '../../setup/process.js';
 import { startSmtpServer } from '../../setup/smtp.js';
 import { WebhookReceiver } from '../../setup/webhook-receiver.js';
@@ -15,10 +16,12 @@ afterAll(async () => {
 
 describe('npm run worker beside an API process with RUN_JOBS=false', () => {
   test('the API process queues webhooks and e-mail without sending them; the worker delivers both, and later writes within seconds; its METRICS_PORT serves the probes and metrics; SIGTERM stops it cleanly', async () => {
-    const database = await createTestDatabase();
-    cleanups.push(database.drop);
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'job-worker-'));
     cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    // The demo project as an earlier start made it (its catalog is not what this test is about): a copy of this
+    // run's demo template, with its demo.json in dataDir; the server with DEMO_PROJECT=true finds both.
+    const database = await createTestDatabase(await prepareDemo(dataDir));
+    cleanups.push(database.drop);
     const receiver = await new WebhookReceiver().start();
     cleanups.push(() => receiver.close());
     const smtp = await startSmtpServer();
