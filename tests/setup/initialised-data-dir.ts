@@ -21,9 +21,11 @@ import { buildDist, exited, root, startMain, type Cleanups } from './process.js'
  * 7 CPU-seconds more than a start on an initialised directory.
  *
  * One initialised directory is made per version of the code (the compiled server's source hash and the migrations
- * name it) under os.tmpdir(), by the first test that asks, under a lock; every caller gets a copy of its own.
+ * name it) under os.tmpdir(), by the first test that asks, under a lock; every caller gets a copy of its own. Making
+ * one removes other versions' directories not touched for a day.
  */
 const LOCK_STALE_MS = 180_000;
+const TEMPLATE_PREFIX = 'commerce-initialised-data-dir-';
 
 /** What the initialised directory depends on: the compiled server (dist/.source-hash) and the migrations. */
 function versionOfCode(): string {
@@ -48,9 +50,20 @@ async function initialise(dataDir: string): Promise<void> {
   }
 }
 
+/** Removes other versions' initialised directories last touched over a day ago (a developer's earlier runs). */
+function removeOlderVersions(current: string): void {
+  const parent = path.dirname(current);
+  for (const name of readdirSync(parent)) {
+    const other = path.join(parent, name);
+    if (!name.startsWith(TEMPLATE_PREFIX) || other === current || name.endsWith('.lock')) continue;
+    const touched = statSync(other, { throwIfNoEntry: false })?.mtimeMs;
+    if (touched !== undefined && Date.now() - touched > 86_400_000) rmSync(other, { recursive: true, force: true });
+  }
+}
+
 /** The initialised DATA_DIR of this version of the code, made now if no test has made it yet. */
 async function initialisedTemplate(): Promise<string> {
-  const dir = path.join(os.tmpdir(), `commerce-initialised-data-dir-${versionOfCode()}`);
+  const dir = path.join(os.tmpdir(), `${TEMPLATE_PREFIX}${versionOfCode()}`);
   const ready = path.join(dir, '.ready');
   const lock = `${dir}.lock`;
   for (const deadline = Date.now() + LOCK_STALE_MS; !existsSync(ready);) {
@@ -68,6 +81,7 @@ async function initialisedTemplate(): Promise<string> {
       rmSync(dir, { recursive: true, force: true });
       await initialise(dir);
       writeFileSync(ready, '');
+      removeOlderVersions(dir);
     } finally {
       rmSync(lock, { recursive: true, force: true });
     }

@@ -8,7 +8,6 @@ import { Webhook } from 'standardwebhooks';
 import { createCommerceClient, type CommerceClient } from '@commerce-api/sdk';
 import { buildCustomer } from '../../factories/customer.factory.js';
 import { createTestDatabase } from '../../setup/database.js';
-import { prepareDemo } from '../../setup/demo.js';
 import { exited, startMain, type Cleanups } from '../../setup/process.js';
 import { WebhookReceiver, type Received } from '../../setup/webhook-receiver.js';
 
@@ -44,12 +43,10 @@ async function until<T>(what: string, probe: () => Promise<T | undefined>, timeo
 
 describe('webhooks in the server process', () => {
   test('with the demo key: a POST within a second, both signatures valid; 500 retried in 5 minutes, redeliver, recover; 410 pauses; after SIGKILL mid-send the delivery goes out after restart', async () => {
+    const database = await createTestDatabase();
+    cleanups.push(database.drop);
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'webhooks-process-'));
     cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
-    // The demo project as an earlier start made it (its catalog is not what this test is about): a copy of this
-    // run's demo template, with its demo.json in dataDir; the server with DEMO_PROJECT=true finds both.
-    const database = await createTestDatabase(await prepareDemo(dataDir));
-    cleanups.push(database.drop);
     const receiver = await new WebhookReceiver().start();
     cleanups.push(() => receiver.close());
     const env = {
