@@ -5,14 +5,14 @@ export const ID_PATTERN = /^\^\(?([a-z|]+)\)?_\[0-9a-z\]\{26\}\$$/;
 
 const ID_IN_TEXT = /^([a-z]+)_[0-9a-z]{26}$/;
 
+/** The 26 characters after an id's prefix (made once: a string arbitrary costs milliseconds to make). */
+const ID_TAIL = fc.stringMatching(/^[0-9a-z]{26}$/);
+
 /**
  * Ids of resources that exist in the fuzzed project, by prefix: filled from the seed and from every
  * successful answer, so creates feed the operations that read, change and delete. Ids in `protectedIds`
  * (the fuzzing project and its own keys) never enter: a platform operation must not suspend or revoke them.
  */
-/** The 26 characters after an id's prefix (made once: a string arbitrary costs milliseconds to make). */
-const ID_TAIL = fc.stringMatching(/^[0-9a-z]{26}$/);
-
 export class IdPool {
   private readonly byPrefix = new Map<string, string[]>();
   private readonly seen = new Set<string>();

@@ -1,17 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  readdirSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import { buildDist, exited, root, startMain, type Cleanups } from './process.js';
 
 /**
@@ -21,10 +13,10 @@ import { buildDist, exited, root, startMain, type Cleanups } from './process.js'
  * 7 CPU-seconds more than a start on an initialised directory.
  *
  * One initialised directory is made per version of the code (the compiled server's source hash and the migrations
- * name it) under os.tmpdir(), by the first test that asks, under a lock; every caller gets a copy of its own. Making
- * one removes other versions' directories not touched for a day.
+ * name it) under os.tmpdir(), by the first test that asks, under an advisory lock of the test PostgreSQL (as
+ * tests/setup/demo.ts makes the demo template), and renamed into place once complete; every caller gets a copy of its
+ * own. Making one removes other versions' directories not touched for a day.
  */
-const LOCK_STALE_MS = 180_000;
 const TEMPLATE_PREFIX = 'commerce-initialised-data-dir-';
 
 /** What the initialised directory depends on: the compiled server (dist/.source-hash) and the migrations. */
@@ -55,7 +47,7 @@ function removeOlderVersions(current: string): void {
   const parent = path.dirname(current);
   for (const name of readdirSync(parent)) {
     const other = path.join(parent, name);
-    if (!name.startsWith(TEMPLATE_PREFIX) || other === current || name.endsWith('.lock')) continue;
+    if (!name.startsWith(TEMPLATE_PREFIX) || other === current) continue;
     const touched = statSync(other, { throwIfNoEntry: false })?.mtimeMs;
     if (touched !== undefined && Date.now() - touched > 86_400_000) rmSync(other, { recursive: true, force: true });
   }
@@ -64,27 +56,21 @@ function removeOlderVersions(current: string): void {
 /** The initialised DATA_DIR of this version of the code, made now if no test has made it yet. */
 async function initialisedTemplate(): Promise<string> {
   const dir = path.join(os.tmpdir(), `${TEMPLATE_PREFIX}${versionOfCode()}`);
-  const ready = path.join(dir, '.ready');
-  const lock = `${dir}.lock`;
-  for (const deadline = Date.now() + LOCK_STALE_MS; !existsSync(ready);) {
-    try {
-      mkdirSync(lock);
-    } catch {
-      // Another test is making it; a lock older than any first start is one whose maker died.
-      const lockedAt = statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now();
-      if (Date.now() - lockedAt > LOCK_STALE_MS) rmSync(lock, { recursive: true, force: true });
-      if (Date.now() > deadline) throw new Error(`no initialised DATA_DIR at ${dir} within ${LOCK_STALE_MS} ms`);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      continue;
-    }
-    try {
-      rmSync(dir, { recursive: true, force: true });
-      await initialise(dir);
-      writeFileSync(ready, '');
+  if (existsSync(dir)) return dir;
+  const admin = new pg.Client({ connectionString: process.env.TEST_ADMIN_URL });
+  await admin.connect();
+  try {
+    // A session lock: released when this client ends, or when its process dies.
+    await admin.query('SELECT pg_advisory_lock(hashtext($1))', [path.basename(dir)]);
+    if (!existsSync(dir)) {
+      const partial = `${dir}.partial-${process.pid}`;
+      rmSync(partial, { recursive: true, force: true });
+      await initialise(partial);
+      renameSync(partial, dir);
       removeOlderVersions(dir);
-    } finally {
-      rmSync(lock, { recursive: true, force: true });
     }
+  } finally {
+    await admin.end();
   }
   return dir;
 }
@@ -95,6 +81,5 @@ export async function initialisedDataDir(prefix: string, cleanups: Cleanups): Pr
   const dataDir = mkdtempSync(path.join(os.tmpdir(), prefix));
   cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
   execFileSync('cp', ['-a', `${template}/.`, dataDir]);
-  rmSync(path.join(dataDir, '.ready'));
   return dataDir;
 }
