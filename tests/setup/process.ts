@@ -42,22 +42,31 @@ const baseEnv = () => ({ PATH: process.env.PATH!, HOME: process.env.HOME! });
 /**
  * Spawns the server or the worker compiled (`node dist/main.js ...args`, see compiledScript), any other script
  * through tsx (`node --import tsx <script> ...args`), or `npm start` for script 'npm start', in the project root;
- * it is SIGKILLed at cleanup if still running.
+ * it is SIGKILLed at cleanup if still running (`npm start` with the server it runs).
  */
 function spawnScript(script: string, args: string[], env: Record<string, string>, cleanups: Cleanups) {
   const compiled = compiledScript(script);
-  const [command, commandArgs] =
-    script === 'npm start'
-      ? ['npm', ['start']]
-      : [process.execPath, compiled ? [compiled, ...args] : ['--import', 'tsx', script, ...args]];
+  const viaNpm = script === 'npm start';
+  const [command, commandArgs] = viaNpm
+    ? ['npm', ['start']]
+    : [process.execPath, compiled ? [compiled, ...args] : ['--import', 'tsx', script, ...args]];
   const child = spawn(command, commandArgs, {
     cwd: root,
     env: { ...baseEnv(), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    // npm runs the server as its child: in a process group of their own, so that the cleanup stops both (a SIGKILL
+    // to npm alone would leave the server and its embedded PostgreSQL running).
+    detached: viaNpm,
   });
-  // Whatever happens in the test, the process does not outlive it.
+  // Whatever happens in the test, the process (with npm, the whole group) does not outlive it.
   cleanups.push(() => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    if (viaNpm) {
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        // the group is gone already
+      }
+    } else if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   });
   let output = '';
   child.stdout.on('data', (chunk) => (output += chunk));
