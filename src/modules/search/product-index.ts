@@ -16,13 +16,17 @@ export const PRODUCT_INDEX_TABLES = ['search_products', 'collections'];
 
 const decoder = new TextDecoder();
 
-/** Appends the entries of a tsvectorsend value (count, then per lexeme: C string, position count, positions). */
-function readDocument(
+/**
+ * Appends the entries of a tsvectorsend value (count, then per lexeme: C string, position count, positions), one
+ * step of `slices` per entry: a 65,535-character description is some 10,000 entries, too many for one slice.
+ */
+async function readDocument(
   bytes: Uint8Array,
   lexemes: TextTable,
   entryLexemes: LexemeList,
   entryCounts: GrowableList<Uint16Array>,
   positions: GrowableList<Uint16Array>,
+  slices: Slices,
 ) {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const count = view.getInt32(0);
@@ -38,6 +42,7 @@ function readDocument(
       positions.push(view.getUint16(at));
       at += 2;
     }
+    if (slices.step()) await slices.pause();
   }
 }
 
@@ -139,8 +144,11 @@ class ProductIndexBuilder {
     this.docTitles = intList(count);
   }
 
-  /** Takes the next product (ids ascending); false when the index would exceed its bound (`oversized` set). */
-  add(row: ProductRow): boolean {
+  /**
+   * Takes the next product (ids ascending), in `slices`; false when the index would exceed its bound (`oversized`
+   * set).
+   */
+  async add(row: ProductRow, slices: Slices): Promise<boolean> {
     const [id, type, tagList, collectionList, stocked, price, salePrice, title, handle, image, words, document] = row;
     // The statement's last tie-break is the id in the database's (code point) order; ORDER BY gave it.
     if (this.lastId !== undefined && compareCodePoints(this.lastId, id) >= 0)
@@ -148,7 +156,7 @@ class ProductIndexBuilder {
     this.lastId = id;
     this.ids.push(id);
     this.docEntries.push(this.entryLexemes.length);
-    readDocument(document, this.lexemes, this.entryLexemes, this.entryCounts, this.positions);
+    await readDocument(document, this.lexemes, this.entryLexemes, this.entryCounts, this.positions, slices);
     this.docTypes.push(type === null ? -1 : this.types.positionOf(type));
     this.docTags.push(this.tagValues.length);
     for (const tag of tagList ?? []) this.tagValues.push(this.tags.positionOf(tag));
@@ -241,10 +249,7 @@ export async function buildProductIndex(
       `SELECT ${ROW_COLUMNS} FROM search_products WHERE project_id = $1 ORDER BY product_id`,
       [projectId],
       async (batch) => {
-        for (const row of batch as ProductRow[]) {
-          if (!builder.add(row)) return false;
-          if (slices.advance(row[11].length >> 3)) await slices.pause();
-        }
+        for (const row of batch as ProductRow[]) if (!(await builder.add(row, slices))) return false;
         return true;
       },
       FETCH_ENTRIES / Math.max(1, entries / Math.max(1, count)),
@@ -279,10 +284,7 @@ export async function buildChangedProducts(
   );
   const builder = new ProductIndexBuilder(result.rows.length, entries, bound);
   const slices = new Slices();
-  for (const row of result.rows) {
-    if (!builder.add(row)) break;
-    if (slices.advance(row[11].length >> 3)) await slices.pause();
-  }
+  for (const row of result.rows) if (!(await builder.add(row, slices))) break;
   return builder.finish(slices, base.collectionTitles);
 }
 

@@ -146,7 +146,8 @@ describe("one project's oversized catalog (the product index's build is sliced a
     }
     expect(refused).toBe(1);
     // Not vacuous: the monitor saw the windows (its resolution is 10 ms, so a window's maximum is never 0).
-    expect(lagMaxima.every((lag) => lag > 0 && lag < 0.1)).toBe(true);
+    expect(lagMaxima.length).toBeGreaterThan(0);
+    expect(lagMaxima.filter((lag) => !(lag > 0 && lag < 0.1))).toEqual([]); // the windows' maxima, in seconds, if any
     expect(during.length).toBeGreaterThan(0);
     expect(during.filter((d) => d.status !== 200 || d.titles[0] !== 'Walnut Table Lamp')).toEqual([]);
     expect(Math.max(...during.map((d) => d.ms))).toBeLessThan(500);

@@ -101,7 +101,12 @@ describe('two API processes and a job worker behind HAProxy (Debian), one API pr
       }
     };
     const clients = Array.from({ length: 4 }, client);
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    // Under load: both processes have acknowledged creates (however slow the machine), and the load goes on 1 s more.
+    const loaded = Date.now() + 30_000;
+    const hasServed = (name: string) => acknowledged.some((create) => create.servedBy === name);
+    while (!(hasServed('api1') && hasServed('api2')) && Date.now() < loaded)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
     const beforeKill = acknowledged.length;
     api1.child.kill('SIGKILL');
     await new Promise((resolve) => setTimeout(resolve, 2_500));
