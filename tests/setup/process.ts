@@ -1,4 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
 export const root = path.resolve(import.meta.dirname, '../..');
@@ -26,6 +27,24 @@ function compiledScript(script: string): string | undefined {
   if (!COMPILED_ENTRIES.has(script)) return undefined;
   buildDist();
   return script.replace(/^src\/(.+)\.ts$/, 'dist/$1.js');
+}
+
+/**
+ * What a process that has not started in time was doing: its state and the CPU it has used (from /proc), so that a
+ * failure tells a starved process (little CPU: the machine was busy) from a busy or a stuck one.
+ */
+function startTimeout(child: ChildProcess, output: string): Error {
+  let state = 'gone';
+  try {
+    // pid (comm) state ... utime stime (fields 14 and 15, in clock ticks of 1/100 s)
+    const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8')
+      .replace(/^.*\) /, '')
+      .split(' ');
+    state = `state ${fields[0]}, ${((Number(fields[11]) + Number(fields[12])) / 100).toFixed(1)} s of CPU`;
+  } catch {
+    // no /proc entry: the process has exited
+  }
+  return new Error(`no start within 60 s (the process: ${state}):\n${output}`);
 }
 
 /** Things to undo after a test file (newest first): killing processes, deleting directories. */
@@ -93,7 +112,7 @@ export function launchMain(
     cleanups,
   );
   const listening = new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no start within 60 s:\n${output()}`)), 60_000);
+    const timer = setTimeout(() => reject(startTimeout(child, output())), 60_000);
     child.stdout.on('data', () => {
       const match = /listening on (http:\/\/\S+)/.exec(output());
       if (match) {
@@ -114,7 +133,7 @@ export function launchMain(
 export async function startWorker(env: Record<string, string>, cleanups: Cleanups): Promise<Omit<Started, 'baseUrl'>> {
   const { child, output } = spawnScript('src/worker.ts', [], { LOG_LEVEL: 'error', ...env }, cleanups);
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no start within 60 s:\n${output()}`)), 60_000);
+    const timer = setTimeout(() => reject(startTimeout(child, output())), 60_000);
     child.stdout.on('data', () => {
       if (output().includes('job worker running')) {
         clearTimeout(timer);
