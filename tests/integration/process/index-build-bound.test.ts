@@ -102,13 +102,18 @@ describe("one project's oversized catalog (the product index's build is sliced a
     };
     for (const title of ['Walnut Table Lamp', 'Oak Side Table', 'Linen Shirt'])
       await create(small.secret, { title, status: 'active', variants: [{ title: 'One', price: 2500 }] });
-    for (let i = 0; i < BIG_PRODUCTS; i++)
-      await create(big.secret, {
-        title: `Heavy ${i}`,
-        status: 'active',
-        description: randomWords(i + 1),
-        variants: [{ title: 'One', price: 1000 }],
-      });
+    // Three at a time (the server and PostgreSQL use both cores): the catalog is the setup, the build the subject.
+    let nextBig = 0;
+    const bigCreator = async () => {
+      for (let i = nextBig++; i < BIG_PRODUCTS; i = nextBig++)
+        await create(big.secret, {
+          title: `Heavy ${i}`,
+          status: 'active',
+          description: randomWords(i + 1),
+          variants: [{ title: 'One', price: 1000 }],
+        });
+    };
+    await Promise.all([bigCreator(), bigCreator(), bigCreator()]);
 
     const metrics = async () =>
       (await fetch(`${server.baseUrl}/metrics`, { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } })).text();
