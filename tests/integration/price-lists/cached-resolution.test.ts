@@ -156,19 +156,21 @@ describe('customer_price in search answers, from cached variant prices', () => {
 describe('customer_price with the resolved prices cached', () => {
   test("a list's starts_at and ends_at passing, with no write at all, change the price on the next read", async () => {
     const timed = await createProduct(store.api, { variants: [{ title: 'Timed', price: BASE }] });
-    const startsAt = new Date(Date.now() + 1500);
-    const endsAt = new Date(startsAt.getTime() + 1500);
-    const list = await createPriceList(store.api, {
-      slug: 'timed',
-      starts_at: startsAt.toISOString(),
-      ends_at: endsAt.toISOString(),
-    });
+    const list = await createPriceList(store.api, { slug: 'timed', starts_at: '2999-01-01T00:00:00Z' });
     await setPrices(store.api, list.id, [{ variant_id: timed.variants[0].id, amount: 1800 }]);
     const shopper = await newShopper();
     await store.api.PATCH('/v1/customers/{id}', {
       params: { path: { id: shopper.session.customer.id } },
       body: { active_price_key: 'timed' },
     });
+    // The list's window set last (the last write), 1.5 s ahead: however long the setup above took on this machine.
+    const startsAt = new Date(Date.now() + 1500);
+    const endsAt = new Date(startsAt.getTime() + 1500);
+    const windowSet = await store.api.PATCH('/v1/price-lists/{id}', {
+      params: { path: { id: list.id } },
+      body: { starts_at: startsAt.toISOString(), ends_at: endsAt.toISOString() },
+    });
+    expect(windowSet.response.status).toBe(200);
     const price = async () => {
       const { data } = await shopper.here.GET('/v1/products/{id}', { params: { path: { id: timed.id } } });
       return (data!.data as { customer_price?: number }).customer_price;
