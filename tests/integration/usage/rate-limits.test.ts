@@ -123,7 +123,7 @@ describe('limits across processes', () => {
     } finally {
       await second.close();
     }
-  });
+  }, 120_000); // a second app process and 300 requests: past the default 30 s on a slow, fully loaded host
 });
 
 describe('monthly quota', () => {
