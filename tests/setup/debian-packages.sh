@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The Debian packages the test suite runs for real, installed where missing (one `apt-get update`, one install):
-# `npm test` runs this first (package.json's pretest), `.ci/run` beside `npm ci`. Without root it names the missing
+# `npm test` runs this first (package.json's test script), `.ci/run` beside `npm ci`. Without root it names the missing
 # packages and the command that installs them, and fails.
 #   chromium    the test that loads /docs in a real browser (tests/integration/docs)
 #   pgbouncer   the tests behind a transaction-mode pooler (TEST_PGBOUNCER=1, the */pgbouncer.test.ts files)
