@@ -62,12 +62,11 @@ export async function startPostmaster(options: {
   );
   child.stdout?.on('data', (chunk: Buffer) => options.onLog(chunk.toString('utf8')));
   await new Promise<void>((resolve, reject) => {
-    let recent = ''; // the line may arrive split across chunks
+    const ready = readyLineWatcher();
     child.stderr?.on('data', (chunk: Buffer) => {
       const text = chunk.toString('utf8');
       options.onLog(text);
-      recent = (recent + text).slice(-200);
-      if (recent.includes('database system is ready to accept connections')) resolve();
+      if (ready(text)) resolve();
     });
     child.once('error', reject);
     void exited.then(() => reject(new Error(`postgres exited (${child.exitCode ?? child.signalCode})`)));
@@ -78,5 +77,21 @@ export async function startPostmaster(options: {
       if (running()) child.kill('SIGINT');
       await exited;
     },
+  };
+}
+
+const READY_LINE = 'database system is ready to accept connections';
+
+/**
+ * A function given each chunk of the server's log in turn that says whether the ready line has appeared, in that
+ * chunk or split across it and the one before. However much else a chunk carries after the line (a loaded machine
+ * hands over several lines at once: clients refused while it started, a checkpoint), the line is seen.
+ */
+export function readyLineWatcher(): (chunk: string) => boolean {
+  let tail = '';
+  return (chunk) => {
+    const seen = tail + chunk;
+    tail = seen.slice(-(READY_LINE.length - 1));
+    return seen.includes(READY_LINE);
   };
 }
