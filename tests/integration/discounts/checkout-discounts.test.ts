@@ -400,6 +400,9 @@ describe('removeCheckoutDiscountCode', () => {
 });
 
 describe('usage counted when the order is created', () => {
+  // A completion that waits more than 5 s for one of the test app's 5 connections answers 503 service_unavailable,
+  // nothing written (src/db/availability.ts): under a loaded machine's CPU the 50 queue that long. A client retries a
+  // 503 (the contract's Retry-After), so each checkout's answer here is its last after such retries.
   test('50 concurrent completions with a code limited to 10: exactly 10 discounted orders, 40 answer 409', async () => {
     const shop = await newShop();
     const a = await product(shop, 1000);
@@ -411,13 +414,23 @@ describe('usage counted when the order is created', () => {
         return started;
       }),
     );
-    const answers = await Promise.all(checkouts.map((started) => complete(shop, started)));
-    const statuses = answers.map((answer) => answer.response.status);
-    expect(statuses.filter((s) => s === 201)).toHaveLength(10);
-    expect(statuses.filter((s) => s === 409)).toHaveLength(40);
-    expect(new Set(answers.filter((x) => x.response.status === 409).map((x) => x.error!.error.code))).toEqual(
-      new Set(['usage_limit_reached']),
-    );
+    const completeRetryingBusy = async (started: StartedCheckout) => {
+      for (let attempt = 1; ; attempt++) {
+        const answer = await complete(shop, started);
+        if (answer.response.status !== 503 || attempt === 10) return answer;
+        expect(answer.error!.error.code).toBe('service_unavailable');
+        expect(answer.response.headers.get('retry-after')).toBe('5');
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+    };
+    const answers = await Promise.all(checkouts.map(completeRetryingBusy));
+    // Every answer's status and error code, counted: a failure names what the others answered.
+    const outcomes: Record<string, number> = {};
+    for (const answer of answers) {
+      const outcome = `${answer.response.status} ${answer.error?.error.code ?? ''}`.trim();
+      outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;
+    }
+    expect(outcomes).toEqual({ '201': 10, '409 usage_limit_reached': 40 });
     const orders = answers.filter((x) => x.response.status === 201).map((x) => x.data!.data as Order);
     expect(orders.every((order) => order.discount === 100)).toBe(true);
     const discount = await shop.api.GET('/v1/discounts/{id}', { params: { path: { id: created.data!.data.id } } });
