@@ -6,6 +6,9 @@ import { parseArgs } from 'node:util';
 import type { Database } from '../src/db/client.js';
 import { freePort, startEmbeddedPostgres } from '../src/db/embedded-postgres.js';
 import { createProject } from '../src/modules/platform/projects.service.js';
+import { processCpuMs, statFields } from '../tests/setup/proc-stat.js';
+
+export { processCpuMs };
 
 const root = path.resolve(import.meta.dirname, '..');
 
@@ -126,23 +129,6 @@ export function loadAverage(): string {
     .map((value) => value.toFixed(2))
     .join(', ');
 }
-
-/**
- * The CPU time (user + system, ms) process `pid` has used so far, from /proc (Linux; undefined elsewhere or when
- * the process is gone). CPU per request moves far less with the machine's load than requests per second do.
- */
-export function processCpuMs(pid: number | undefined): number | undefined {
-  try {
-    // Fields after the command name (which may hold spaces): the parent is the 2nd, utime and stime the 12th and 13th.
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // clock ticks of 10 ms
-  } catch {
-    return undefined;
-  }
-}
-
-/** Fields of /proc/<pid>/stat after the command name (which may hold spaces): the parent is the 2nd, utime to cstime the 12th to 15th. */
-const statFields = (pid: number | string) => readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
 
 /**
  * The CPU time (ms) of PostgreSQL's postmaster `postmaster` and all its children (backends, WAL writer,

@@ -1,6 +1,6 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { processCpuMs, statFields } from './proc-stat.js';
 
 export const root = path.resolve(import.meta.dirname, '../..');
 
@@ -36,11 +36,7 @@ function compiledScript(script: string): string | undefined {
 function startTimeout(child: ChildProcess, output: string): Error {
   let state = 'gone';
   try {
-    // pid (comm) state ... utime stime (fields 14 and 15, in clock ticks of 1/100 s)
-    const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8')
-      .replace(/^.*\) /, '')
-      .split(' ');
-    state = `state ${fields[0]}, ${((Number(fields[11]) + Number(fields[12])) / 100).toFixed(1)} s of CPU`;
+    state = `state ${statFields(child.pid!)[0]}, ${(processCpuMs(child.pid)! / 1000).toFixed(1)} s of CPU`;
   } catch {
     // no /proc entry: the process has exited
   }
