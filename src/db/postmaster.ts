@@ -85,7 +85,7 @@ const READY_LINE = 'database system is ready to accept connections';
 /**
  * A function given each chunk of the server's log in turn that says whether the ready line has appeared, in that
  * chunk or split across it and the one before. However much else a chunk carries after the line (a loaded machine
- * hands over several lines at once: clients refused while it started, a checkpoint), the line is seen.
+ * hands over several lines at once: the clients it refused while it started), the line is seen.
  */
 export function readyLineWatcher(): (chunk: string) => boolean {
   let tail = '';
