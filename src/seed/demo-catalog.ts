@@ -2,7 +2,7 @@ import type { AppDeps } from '../app-deps.js';
 import type { Project } from '../generated/prisma/client.js';
 import type { Ctx } from '../shared/context.js';
 import { addProducts, createCollection, createProduct } from '../modules/catalog/index.js';
-import { setInventoryLevel } from '../modules/inventory/index.js';
+import { setInventoryLevels } from '../modules/inventory/index.js';
 import { createLocation } from '../modules/locations/index.js';
 
 interface Line {
@@ -222,18 +222,13 @@ export async function seedDemoCatalog(deps: AppDeps, project: Project, keyId: st
         variants,
       });
       members.push(product.id);
-      for (const [index, variant] of product.variants.entries()) {
-        await setInventoryLevel(ctx, {
-          variant_id: variant.id,
-          location_id: defaultLocation.id,
-          available: 3 + ((n + index) % 20),
-        });
-        await setInventoryLevel(ctx, {
-          variant_id: variant.id,
-          location_id: warehouse.id,
-          available: (n * 7 + index) % 40,
-        });
-      }
+      await setInventoryLevels(
+        ctx,
+        product.variants.flatMap((variant, index) => [
+          { variant_id: variant.id, location_id: defaultLocation.id, available: 3 + ((n + index) % 20) },
+          { variant_id: variant.id, location_id: warehouse.id, available: (n * 7 + index) % 40 },
+        ]),
+      );
     }
     await addProducts(ctx, collections.get(line.collection)!, members);
     if (line.type === 'Shoes') await addProducts(ctx, collections.get('New Arrivals')!, members.slice(0, 4));

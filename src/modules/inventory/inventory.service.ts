@@ -1,5 +1,5 @@
 import type { Tx } from '../../db/client.js';
-import type { InventoryLevel, Location, Variant } from '../../generated/prisma/client.js';
+import type { InventoryLevel, Location, Prisma, Variant } from '../../generated/prisma/client.js';
 import type { Ctx } from '../../shared/context.js';
 import { AppError } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
@@ -7,7 +7,7 @@ import { findOwned } from '../../shared/owned.js';
 import { lockRows, writeTx } from '../../shared/write.js';
 import { findVariant, toVariantResource } from '../catalog/index.js';
 import { recordEvent, type StoreEventInput } from '../store-events/index.js';
-import { reservedAt, reservedUnits } from './reserved-units.js';
+import { levelKey, reservedAt, reservedUnits } from './reserved-units.js';
 import { updatedAtAfterStockMove } from './stock-visibility.js';
 
 /** A level (its `available` column is on hand) with the units live reservations hold there. */
@@ -73,45 +73,81 @@ export async function stockLocation(
   return location;
 }
 
+/** A level to set: the units of a variant available at a location. */
+export interface LevelInput {
+  variant_id: string;
+  location_id: string;
+  available: number;
+}
+
 /**
  * Sets the units of a variant available at a location: on hand becomes that plus the units live
  * reservations hold there, so reservations keep their units. The variant row is locked, so concurrent
  * changes to it queue up and none is lost; the adjustment (of on hand), the variant total and any
  * inventory.low event are written in the same transaction.
  */
-export async function setInventoryLevel(
-  ctx: Ctx,
-  input: { variant_id: string; location_id: string; available: number },
-): Promise<ReservedLevel> {
+export async function setInventoryLevel(ctx: Ctx, input: LevelInput): Promise<ReservedLevel> {
+  const [level] = await setInventoryLevels(ctx, [input]);
+  return level;
+}
+
+/**
+ * Sets several levels as setInventoryLevel sets one, in order and in one transaction (all or nothing): the
+ * variants locked together, one adjustment per level that changed, each variant's total and inventory.low once,
+ * after all of its levels. A level named twice ends as the later input says.
+ */
+export async function setInventoryLevels(ctx: Ctx, inputs: LevelInput[]): Promise<ReservedLevel[]> {
   const projectId = ctx.project.id;
+  const variantIds = [...new Set(inputs.map((input) => input.variant_id))];
+  const locationIds = [...new Set(inputs.map((input) => input.location_id))];
   return writeTx(ctx, {}, async (tx) => {
-    await lockVariants(tx, [input.variant_id]);
-    const variant = await findVariant(ctx, tx, input.variant_id);
-    await stockLocation(ctx, tx, input.location_id, 'location_id');
-    const key = { variantId_locationId: { variantId: variant.id, locationId: input.location_id } };
-    const previous = (await tx.inventoryLevel.findUnique({ where: key }))?.available ?? 0;
-    const reserved = reservedAt(await reservedUnits(tx, [variant.id]), variant.id, input.location_id);
-    const onHand = input.available + reserved;
-    const level = await tx.inventoryLevel.upsert({
-      where: key,
-      create: { variantId: variant.id, locationId: input.location_id, projectId, available: onHand },
-      update: { available: onHand },
+    await lockVariants(tx, variantIds);
+    const variants = new Map<string, Variant>();
+    for (const id of variantIds) variants.set(id, await findVariant(ctx, tx, id));
+    for (const id of locationIds) await stockLocation(ctx, tx, id, 'location_id');
+    const existing = await tx.inventoryLevel.findMany({
+      where: { variantId: { in: variantIds }, locationId: { in: locationIds } },
     });
-    if (onHand !== previous) {
-      await tx.inventoryAdjustment.create({
-        data: {
+    const onHandBefore = new Map(
+      existing.map((level) => [levelKey(level.variantId, level.locationId), level.available]),
+    );
+    const reserved = await reservedUnits(tx, variantIds);
+    const levels: ReservedLevel[] = [];
+    const adjustments: Prisma.InventoryAdjustmentCreateManyInput[] = [];
+    for (const { variant_id: variantId, location_id: locationId, available } of inputs) {
+      const key = levelKey(variantId, locationId);
+      const previous = onHandBefore.get(key) ?? 0;
+      const reservedHere = reservedAt(reserved, variantId, locationId);
+      const onHand = available + reservedHere;
+      const level = await tx.inventoryLevel.upsert({
+        where: { variantId_locationId: { variantId, locationId } },
+        create: { variantId, locationId, projectId, available: onHand },
+        update: { available: onHand },
+      });
+      onHandBefore.set(key, onHand);
+      if (onHand !== previous) {
+        adjustments.push({
           id: newId('iadj_'),
           projectId,
-          variantId: variant.id,
-          locationId: input.location_id,
+          variantId,
+          locationId,
           reason: 'set',
           delta: onHand - previous,
           availableAfter: onHand,
-        },
-      });
-      await syncVariantTotals(tx, ctx, [variant]);
+        });
+      }
+      levels.push({ ...level, reserved: reservedHere });
     }
-    return { ...level, reserved };
+    if (adjustments.length > 0) {
+      await tx.inventoryAdjustment.createMany({ data: adjustments });
+      const changed = new Set(adjustments.map((adjustment) => adjustment.variantId));
+      await syncVariantTotals(
+        tx,
+        ctx,
+        [...variants.values()].filter((variant) => changed.has(variant.id)),
+      );
+    }
+    return levels;
   });
 }
 

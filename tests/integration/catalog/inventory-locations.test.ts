@@ -2,7 +2,9 @@ import { describe, expect, test } from '@jest/globals';
 import type { components } from '@commerce-api/sdk';
 import { createProduct } from '../../factories/catalog.factory.js';
 import { createProject } from '../../factories/project.factory.js';
+import { keyCtx } from '../../setup/ctx.js';
 import { useStore } from '../../setup/store.js';
+import { setInventoryLevels } from '../../../src/modules/inventory/index.js';
 
 type LocationCreate = components['schemas']['LocationCreate'];
 
@@ -124,6 +126,47 @@ describe('inventory levels', () => {
     expect((await setLevel('var_unknown', inactive.id, 1)).response.status).toBe(404);
     expect((await setLevel(product.variants[0].id, 'loc_unknown', 1)).response.status).toBe(404);
     expect((await setLevel(product.variants[0].id, inactive.id, -1)).error!.error.field).toBe('available');
+  });
+
+  test('setInventoryLevels (for the demo catalog): levels in one transaction, a level named twice ends as the later says, one total and adjustment per change; a refused level writes none', async () => {
+    const product = await createProduct(store.api, {
+      variants: [
+        { title: 'S', price: 100 },
+        { title: 'M', price: 100 },
+      ],
+    });
+    const [s, m] = product.variants;
+    const a = await addLocation({ name: 'Bulk A' });
+    const b = await addLocation({ name: 'Bulk B' });
+    const ctx = await keyCtx(store.app, store.project.id, store.keys.secret_test.id);
+    const levels = await setInventoryLevels(ctx, [
+      { variant_id: s.id, location_id: a.id, available: 5 },
+      { variant_id: s.id, location_id: b.id, available: 3 },
+      { variant_id: m.id, location_id: a.id, available: 7 },
+      { variant_id: s.id, location_id: a.id, available: 2 },
+    ]);
+    expect(levels.map((level) => level.available)).toEqual([5, 3, 7, 2]);
+    expect(await variantTotal(s.id)).toBe(5);
+    expect(await variantTotal(m.id)).toBe(7);
+    const adjustments = await store.app.deps.db.inventoryAdjustment.findMany({
+      where: { variantId: s.id, locationId: a.id },
+      orderBy: { id: 'asc' },
+    });
+    expect(adjustments.map((adjustment) => [adjustment.delta, adjustment.availableAfter])).toEqual([
+      [5, 5],
+      [-3, 2],
+    ]);
+
+    const inactive = await addLocation({ name: 'Bulk dormant' });
+    await store.api.PATCH('/v1/locations/{id}', { params: { path: { id: inactive.id } }, body: { is_active: false } });
+    await expect(
+      setInventoryLevels(ctx, [
+        { variant_id: m.id, location_id: b.id, available: 9 },
+        { variant_id: m.id, location_id: inactive.id, available: 1 },
+      ]),
+    ).rejects.toMatchObject({ code: 'invalid_request', options: { field: 'location_id' } });
+    expect(await variantTotal(m.id)).toBe(7);
+    expect(await store.app.deps.db.inventoryLevel.count({ where: { variantId: m.id, locationId: b.id } })).toBe(0);
   });
 });
 
