@@ -1,12 +1,12 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Database } from '../src/db/client.js';
 import { freePort, startEmbeddedPostgres } from '../src/db/embedded-postgres.js';
 import { createProject } from '../src/modules/platform/projects.service.js';
-import { processCpuMs, statFields } from '../tests/setup/proc-stat.js';
+import { processCpuMs, statFields, treeCpuMs } from '../tests/setup/proc-stat.js';
 
 export { processCpuMs };
 
@@ -135,23 +135,7 @@ export function loadAverage(): string {
  * checkpointer, autovacuum), those that ended included (the postmaster's cutime and cstime count them once it has
  * reaped them); undefined without /proc or when it is gone.
  */
-export function clusterCpuMs(postmaster: number | undefined): number | undefined {
-  try {
-    const own = statFields(postmaster!);
-    let total = ((Number(own[11]) + Number(own[12]) + Number(own[13]) + Number(own[14])) * 1000) / 100;
-    for (const entry of readdirSync('/proc')) {
-      if (!/^\d+$/.test(entry)) continue;
-      try {
-        if (Number(statFields(entry)[1]) === postmaster) total += processCpuMs(Number(entry)) ?? 0;
-      } catch {
-        // gone meanwhile
-      }
-    }
-    return total;
-  } catch {
-    return undefined;
-  }
-}
+export const clusterCpuMs = treeCpuMs;
 
 /** The pid of the postmaster serving `db` when PostgreSQL runs on this machine (its backend's parent), else undefined. */
 export async function postmasterOf(db: Database): Promise<number | undefined> {

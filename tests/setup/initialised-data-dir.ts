@@ -10,7 +10,7 @@ import { buildDist, exited, root, startMain, type Cleanups } from './process.js'
  * DATA_DIRs as a second `npm start` finds its own: the embedded PostgreSQL initialised, migrated and stopped, the demo
  * project made and its keys in demo.json. For the process tests whose subject is not the first start (that is
  * main.test.ts's, on an empty directory): a first start runs initdb, every migration and the demo catalog, about
- * 7 CPU-seconds more than a start on an initialised directory.
+ * 5 CPU-seconds more than a start on an initialised directory.
  *
  * One initialised directory is made per version of the code (the compiled server's source hash and the migrations
  * name it) under os.tmpdir(), by the first test that asks, under an advisory lock of the test PostgreSQL (as

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 
 /**
  * Fields of /proc/<pid>/stat after the command name (which may hold spaces): the state is the 1st, the parent the
@@ -18,4 +18,37 @@ export function processCpuMs(pid: number | undefined): number | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The CPU time (ms) process `pid` and its descendants have used so far: every living one's own time and the time of
+ * the children each has waited for (Linux; undefined when `pid` is gone). For a process that works through others
+ * (npm through the server, the server through initdb, a postmaster through its backends).
+ */
+export function treeCpuMs(pid: number | undefined): number | undefined {
+  const children = new Map<number, number[]>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const parent = Number(statFields(entry)[1]);
+      children.set(parent, [...(children.get(parent) ?? []), Number(entry)]);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  let total: number | undefined;
+  const pending = [pid!];
+  while (pending.length > 0) {
+    const next = pending.pop()!;
+    try {
+      const fields = statFields(next);
+      total =
+        (total ?? 0) +
+        ((Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) * 1000) / 100;
+      pending.push(...(children.get(next) ?? []));
+    } catch {
+      // gone meanwhile (or `pid` itself: then undefined)
+    }
+  }
+  return total;
 }

@@ -124,7 +124,7 @@ describe('npm start (src/main.ts)', () => {
     second.child.kill('SIGTERM');
     expect(await exited(second.child)).toBe(0);
     embeddedDataDir = dataDir;
-  }, 120_000);
+  }, 240_000); // two starts, each up to 120 s while busy (tests/setup/process.ts)
 
   test('kill -TERM <pid of npm start> stops the server and its embedded PostgreSQL', async () => {
     const dataDir = initialisedDataDir('main-npm-');
