@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { freePort } from '../../src/db/embedded-postgres.js';
-import { root } from './process.js';
+import { root, waitForStart } from './process.js';
 
 export interface Prism {
   baseUrl: string;
@@ -27,19 +27,13 @@ export async function startPrism(
   });
   let output = '';
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`Prism did not start within 60 s:\n${output}`)), 60_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('Prism is listening on')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`Prism exited with ${code}:\n${output}`)));
-  });
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  await waitForStart(
+    child,
+    () => output,
+    (text) => text.includes('Prism is listening on'),
+  );
   return {
     baseUrl: `http://127.0.0.1:${port}`,
     output: () => output,

@@ -4,7 +4,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from '@jest/globals';
 import { isAlive } from '../../../src/db/embedded-postgres.js';
-import { exited, root, type Cleanups } from '../../setup/process.js';
+import { exited, root, waitForStart, type Cleanups } from '../../setup/process.js';
 import { initialisedDataDir } from '../../setup/initialised-data-dir.js';
 
 const cleanups: Cleanups = [];
@@ -27,16 +27,12 @@ function startInTerminal(dataDir: string) {
   let output = '';
   child.stdout.on('data', (chunk) => (output += chunk));
   child.stderr.on('data', (chunk) => (output += chunk));
-  const listening = new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no start within 90 s:\n${output}`)), 90_000);
-    child.stdout.on('data', () => {
-      const match = /listening on (http:\/\/[\d.:]+)/.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1]);
-      }
-    });
-  });
+  const listening = waitForStart(
+    child,
+    () => output,
+    (text) => /listening on http:\/\/[\d.:]+/.test(text),
+    90_000,
+  ).then(() => /listening on (http:\/\/[\d.:]+)/.exec(output)![1]);
   // The terminal turns ETX into SIGINT for its foreground process group: what a Ctrl-C does.
   const ctrlC = () => child.stdin.write('\x03');
   return { child, output: () => output, listening, ctrlC };

@@ -3,7 +3,7 @@ import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { freePort } from '../../../src/db/embedded-postgres.js';
-import { exited, root } from '../../setup/process.js';
+import { exited, root, waitForStart } from '../../setup/process.js';
 
 const run = promisify(execFile);
 const cleanups: Array<() => void> = [];
@@ -26,18 +26,14 @@ describe('npm run mock', () => {
       }
     });
     let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
     child.stderr.on('data', (chunk) => (output += chunk));
-    const curl = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no banner within 60 s:\n${output}`)), 60_000);
-      child.stdout.on('data', (chunk) => {
-        output += chunk;
-        const line = /^\s*(curl .*)$/m.exec(output)?.[1];
-        if (line) {
-          clearTimeout(timer);
-          resolve(line);
-        }
-      });
-    });
+    await waitForStart(
+      child,
+      () => output,
+      (text) => /^\s*curl .*$/m.test(text),
+    );
+    const curl = /^\s*(curl .*)$/m.exec(output)![1];
     expect(output).toContain(`Mock of openapi.yaml on http://127.0.0.1:${port}`);
     // The hint comes first: Prism's route list is summed up in one line, not printed before it.
     expect(output.trimStart()).toMatch(/^Mock of openapi\.yaml on/);
@@ -101,17 +97,14 @@ describe('npm run mock', () => {
       }
     });
     let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no start within 90 s:\n${output}`)), 90_000);
-      child.stdout.on('data', (chunk: Buffer) => {
-        output += chunk.toString();
-        if (/platform token|platform API/.test(output)) {
-          clearTimeout(timer);
-          resolve();
-        }
-      });
-    });
+    await waitForStart(
+      child,
+      () => output,
+      (text) => /platform token|platform API/.test(text),
+      90_000,
+    );
     expect(output).toContain(`listening on http://127.0.0.1:${port}`);
     const dataDir = /keys saved in (\S+)\/demo\.json/.exec(output)![1];
     const key = /secret_test\s+(sk_test_\w+)/.exec(output)![1];
