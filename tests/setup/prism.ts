@@ -29,11 +29,7 @@ export async function startPrism(
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  await waitForStart(
-    child,
-    () => output,
-    (text) => text.includes('Prism is listening on'),
-  );
+  await waitForStart(child, () => output, /Prism is listening on/);
   return {
     baseUrl: `http://127.0.0.1:${port}`,
     output: () => output,

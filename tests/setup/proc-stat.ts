@@ -7,14 +7,17 @@ import { readFileSync, readdirSync } from 'node:fs';
 export const statFields = (pid: number | string): string[] =>
   readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
 
+/** Milliseconds of the first `count` CPU fields of `fields` from utime on (2: its own; 4: with its waited-for children). */
+const cpuMsOf = (fields: string[], count: 2 | 4): number =>
+  (fields.slice(11, 11 + count).reduce((sum, ticks) => sum + Number(ticks), 0) * 1000) / 100;
+
 /**
  * The CPU time (user + system, ms) process `pid` has used so far, from /proc (Linux; undefined elsewhere or when
  * the process is gone). CPU per request moves far less with the machine's load than requests per second do.
  */
 export function processCpuMs(pid: number | undefined): number | undefined {
   try {
-    const fields = statFields(pid!);
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+    return cpuMsOf(statFields(pid!), 2);
   } catch {
     return undefined;
   }
@@ -31,7 +34,9 @@ export function treeCpuMs(pid: number | undefined): number | undefined {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const parent = Number(statFields(entry)[1]);
-      children.set(parent, [...(children.get(parent) ?? []), Number(entry)]);
+      const siblings = children.get(parent) ?? [];
+      siblings.push(Number(entry));
+      children.set(parent, siblings);
     } catch {
       // gone meanwhile
     }
@@ -41,10 +46,7 @@ export function treeCpuMs(pid: number | undefined): number | undefined {
   while (pending.length > 0) {
     const next = pending.pop()!;
     try {
-      const fields = statFields(next);
-      total =
-        (total ?? 0) +
-        ((Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) * 1000) / 100;
+      total = (total ?? 0) + cpuMsOf(statFields(next), 4);
       pending.push(...(children.get(next) ?? []));
     } catch {
       // gone meanwhile (or `pid` itself: then undefined)

@@ -37,19 +37,19 @@ const BUSY_EXTRA_MS = 60_000;
 const BUSY_WINDOW_MS = 10_000;
 
 /**
- * Waits until `started` holds of the process's output (stdout and stderr), within the start's wait (above); rejects
- * when the process ends first (its whole output in the message) or when the wait is over, saying what the process
- * was doing (its state and its tree's CPU, from /proc), so that a failure tells a starved process from a busy or a
- * stuck one.
+ * Waits until `started` matches the process's output (stdout and stderr) and answers the match, within the start's
+ * wait (above); rejects when the process ends first (its whole output in the message) or when the wait is over,
+ * saying what the process was doing (its state and its tree's CPU, from /proc), so that a failure tells a starved
+ * process from a busy or a stuck one.
  */
 export function waitForStart(
   child: ChildProcess,
   output: () => string,
-  started: (output: string) => boolean,
+  started: RegExp,
   waitMs = 60_000,
-): Promise<void> {
+): Promise<RegExpExecArray> {
   const since = Date.now();
-  return new Promise<void>((resolve, reject) => {
+  return new Promise<RegExpExecArray>((resolve, reject) => {
     // Checked 10 s before the wait ends (the CPU so far), when it ends, then every 10 s while the last 10 s were busy.
     let cpuBefore: number | undefined;
     const check = () => {
@@ -71,9 +71,10 @@ export function waitForStart(
     };
     let timer = setTimeout(check, waitMs - BUSY_WINDOW_MS);
     const onData = () => {
-      if (!started(output())) return;
+      const match = started.exec(output());
+      if (!match) return;
       clearTimeout(timer);
-      resolve();
+      resolve(match);
     };
     child.stdout!.on('data', onData);
     child.stderr!.on('data', onData);
@@ -149,9 +150,7 @@ export function launchMain(
     { PORT: '0', LOG_LEVEL: 'error', ...env },
     cleanups,
   );
-  const listening = waitForStart(child, output, (text) => /listening on http:\/\/\S+/.test(text)).then(
-    () => /listening on (http:\/\/\S+)/.exec(output())![1],
-  );
+  const listening = waitForStart(child, output, /listening on (http:\/\/\S+)/).then((match) => match[1]);
   listening.catch(() => {}); // the caller awaits it; a process that dies first must not be an unhandled rejection meanwhile
   return { child, output, listening };
 }
@@ -159,7 +158,7 @@ export function launchMain(
 /** Runs `npm run worker`'s entry point (dist/worker.js) and waits until it says it is running. */
 export async function startWorker(env: Record<string, string>, cleanups: Cleanups): Promise<Omit<Started, 'baseUrl'>> {
   const { child, output } = spawnScript('src/worker.ts', [], { LOG_LEVEL: 'error', ...env }, cleanups);
-  await waitForStart(child, output, (text) => text.includes('job worker running'));
+  await waitForStart(child, output, /job worker running/);
   return { child, output };
 }
 

@@ -108,7 +108,7 @@ export async function setInventoryLevels(ctx: Ctx, inputs: LevelInput[]): Promis
     const existing = await tx.inventoryLevel.findMany({
       where: { variantId: { in: variantIds }, locationId: { in: locationIds } },
     });
-    const onHandBefore = new Map(
+    const onHandSoFar = new Map(
       existing.map((level) => [levelKey(level.variantId, level.locationId), level.available]),
     );
     const reserved = await reservedUnits(tx, variantIds);
@@ -116,7 +116,7 @@ export async function setInventoryLevels(ctx: Ctx, inputs: LevelInput[]): Promis
     const adjustments: Prisma.InventoryAdjustmentCreateManyInput[] = [];
     for (const { variant_id: variantId, location_id: locationId, available } of inputs) {
       const key = levelKey(variantId, locationId);
-      const previous = onHandBefore.get(key) ?? 0;
+      const previous = onHandSoFar.get(key) ?? 0;
       const reservedHere = reservedAt(reserved, variantId, locationId);
       const onHand = available + reservedHere;
       const level = await tx.inventoryLevel.upsert({
@@ -124,7 +124,7 @@ export async function setInventoryLevels(ctx: Ctx, inputs: LevelInput[]): Promis
         create: { variantId, locationId, projectId, available: onHand },
         update: { available: onHand },
       });
-      onHandBefore.set(key, onHand);
+      onHandSoFar.set(key, onHand);
       if (onHand !== previous) {
         adjustments.push({
           id: newId('iadj_'),

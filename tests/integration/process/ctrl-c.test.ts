@@ -27,12 +27,9 @@ function startInTerminal(dataDir: string) {
   let output = '';
   child.stdout.on('data', (chunk) => (output += chunk));
   child.stderr.on('data', (chunk) => (output += chunk));
-  const listening = waitForStart(
-    child,
-    () => output,
-    (text) => /listening on http:\/\/[\d.:]+/.test(text),
-    90_000,
-  ).then(() => /listening on (http:\/\/[\d.:]+)/.exec(output)![1]);
+  const listening = waitForStart(child, () => output, /listening on (http:\/\/[\d.:]+)/, 90_000).then(
+    (match) => match[1],
+  );
   // The terminal turns ETX into SIGINT for its foreground process group: what a Ctrl-C does.
   const ctrlC = () => child.stdin.write('\x03');
   return { child, output: () => output, listening, ctrlC };

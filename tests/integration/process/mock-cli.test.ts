@@ -28,12 +28,7 @@ describe('npm run mock', () => {
     let output = '';
     child.stdout.on('data', (chunk) => (output += chunk));
     child.stderr.on('data', (chunk) => (output += chunk));
-    await waitForStart(
-      child,
-      () => output,
-      (text) => /^\s*curl .*$/m.test(text),
-    );
-    const curl = /^\s*(curl .*)$/m.exec(output)![1];
+    const [, curl] = await waitForStart(child, () => output, /^\s*(curl .*)$/m);
     expect(output).toContain(`Mock of openapi.yaml on http://127.0.0.1:${port}`);
     // The hint comes first: Prism's route list is summed up in one line, not printed before it.
     expect(output.trimStart()).toMatch(/^Mock of openapi\.yaml on/);
@@ -99,12 +94,7 @@ describe('npm run mock', () => {
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    await waitForStart(
-      child,
-      () => output,
-      (text) => /platform token|platform API/.test(text),
-      90_000,
-    );
+    await waitForStart(child, () => output, /platform token|platform API/, 90_000);
     expect(output).toContain(`listening on http://127.0.0.1:${port}`);
     const dataDir = /keys saved in (\S+)\/demo\.json/.exec(output)![1];
     const key = /secret_test\s+(sk_test_\w+)/.exec(output)![1];
