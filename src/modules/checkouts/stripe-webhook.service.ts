@@ -1,4 +1,4 @@
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import type { AppDeps } from '../../app-deps.js';
 import type { Tx } from '../../db/client.js';
 import type { Checkout } from '../../generated/prisma/client.js';
@@ -6,7 +6,7 @@ import { systemCtx, type Ctx } from '../../shared/context.js';
 import { AppError, notFound } from '../../shared/errors.js';
 import { writeTx } from '../../shared/write.js';
 import { applyRefundOutcome, refundNamed } from '../orders/index.js';
-import type { RefundOutcome } from '../payments/index.js';
+import { stripeSdk, type RefundOutcome } from '../payments/index.js';
 import { placeOrder, type CompletionOptions } from './checkout-complete.js';
 import { redeemCheckoutDiscounts } from './checkout-discounts.service.js';
 import { releasePaymentStep } from './checkout-store-credit.js';
@@ -30,8 +30,9 @@ async function verifiedEvent(deps: AppDeps, projectId: string, rawBody: string |
       "The project has no stripe_webhook_secret, so no Stripe event can be verified; the merchant sets it in the project's settings.",
     );
   }
+  const { webhooks } = await stripeSdk();
   try {
-    return { project, event: Stripe.webhooks.constructEvent(rawBody ?? '', signature, project.stripeWebhookSecret) };
+    return { project, event: webhooks.constructEvent(rawBody ?? '', signature, project.stripeWebhookSecret) };
   } catch {
     throw badSignature(
       "The Stripe-Signature header does not verify this event with the project's stripe_webhook_secret.",

@@ -9,4 +9,4 @@ export {
   type RefundOutcome,
   type RefundRequest,
 } from './payment-provider.types.js';
-export { stripeClient, type StripeEndpoint } from './stripe-provider.js';
+export { stripeClient, stripeSdk, type StripeEndpoint } from './stripe-provider.js';

@@ -1,14 +1,15 @@
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { Database } from '../../db/client.js';
 import type { OutboxEmail } from '../../generated/prisma/client.js';
 
-const transports = new Map<string, Transporter>();
+const transports = new Map<string, Promise<Transporter>>();
 
-function transportFor(smtpUrl: string): Transporter {
+// One transport per SMTP URL for the process (nodemailer opens a connection per message); nodemailer itself is
+// loaded with the first, so a process that sends no e-mail does not load it.
+function transportFor(smtpUrl: string): Promise<Transporter> {
   let transport = transports.get(smtpUrl);
   if (!transport) {
-    // One transport per SMTP URL for the process; nodemailer opens a connection per message.
-    transport = nodemailer.createTransport(smtpUrl);
+    transport = import('nodemailer').then(({ default: nodemailer }) => nodemailer.createTransport(smtpUrl));
     transports.set(smtpUrl, transport);
   }
   return transport;
@@ -28,7 +29,9 @@ export async function sendOverSmtp(
   from: { name: string; address: string },
   email: OutboxEmail,
 ): Promise<void> {
-  await transportFor(smtpUrl).sendMail({
+  await (
+    await transportFor(smtpUrl)
+  ).sendMail({
     from,
     to: email.to,
     cc: email.cc.length ? email.cc : undefined,
