@@ -29,9 +29,8 @@ export async function sendOverSmtp(
   from: { name: string; address: string },
   email: OutboxEmail,
 ): Promise<void> {
-  await (
-    await transportFor(smtpUrl)
-  ).sendMail({
+  const transport = await transportFor(smtpUrl);
+  await transport.sendMail({
     from,
     to: email.to,
     cc: email.cc.length ? email.cc : undefined,
