@@ -2,7 +2,7 @@ import { describe, expect, test } from '@jest/globals';
 import { createProduct } from '../../factories/catalog.factory.js';
 import { BERLIN, startCheckout } from '../../factories/checkout.factory.js';
 import { storefront } from '../../factories/customer-auth.factory.js';
-import { usePooledApps } from '../../setup/pooled-apps.js';
+import { sentUntilServed, usePooledApps } from '../../setup/pooled-apps.js';
 
 // Two app processes on one database through PgBouncer in transaction mode with a small server pool, as
 // tests/integration/db/pgbouncer.test.ts runs them: the last units are sold once across both.
@@ -31,10 +31,12 @@ describe('completeCheckout behind PgBouncer, two processes', () => {
     );
     const answers = await Promise.all(
       checkouts.map((started, i) =>
-        shops[i % 2].POST('/v1/checkouts/{id}/complete', {
-          params: { path: { id: started.checkout.id }, header: { 'X-Checkout-Secret': started.secret } },
-          body: { payment: { token: 'tok_test_success' } },
-        }),
+        sentUntilServed(() =>
+          shops[i % 2].POST('/v1/checkouts/{id}/complete', {
+            params: { path: { id: started.checkout.id }, header: { 'X-Checkout-Secret': started.secret } },
+            body: { payment: { token: 'tok_test_success' } },
+          }),
+        ),
       ),
     );
     const statuses = answers.map((answer) => answer.response.status);

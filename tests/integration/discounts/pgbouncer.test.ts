@@ -2,7 +2,7 @@ import { describe, expect, test } from '@jest/globals';
 import { createProduct } from '../../factories/catalog.factory.js';
 import { BERLIN, startCheckout } from '../../factories/checkout.factory.js';
 import { storefront } from '../../factories/customer-auth.factory.js';
-import { usePooledApps } from '../../setup/pooled-apps.js';
+import { sentUntilServed, usePooledApps } from '../../setup/pooled-apps.js';
 
 // Two app processes on one database through PgBouncer in transaction mode with a small server pool (usePooledApps,
 // as tests/integration/checkout/pgbouncer.test.ts runs them): a code limited to 10 uses is used 10 times across both.
@@ -39,10 +39,12 @@ describe('discount code usage behind PgBouncer, two processes', () => {
     }
     const answers = await Promise.all(
       checkouts.map((started, i) =>
-        shops[i % 2].POST('/v1/checkouts/{id}/complete', {
-          params: { path: { id: started.checkout.id }, header: { 'X-Checkout-Secret': started.secret } },
-          body: { payment: { token: 'tok_test_success' } },
-        }),
+        sentUntilServed(() =>
+          shops[i % 2].POST('/v1/checkouts/{id}/complete', {
+            params: { path: { id: started.checkout.id }, header: { 'X-Checkout-Secret': started.secret } },
+            body: { payment: { token: 'tok_test_success' } },
+          }),
+        ),
       ),
     );
     const statuses = answers.map((answer) => answer.response.status);
