@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, expect } from '@jest/globals';
+import { afterAll, beforeAll } from '@jest/globals';
 import { createProject, type CreatedProject } from '../factories/project.factory.js';
 import { createTestDatabase } from './database.js';
 import { startPgBouncer, type RunningPgBouncer } from './pgbouncer.js';
@@ -35,23 +35,4 @@ export function usePooledApps(settings: Record<string, unknown>): PooledApps {
     await database?.drop();
   });
   return apps;
-}
-
-/**
- * `send`'s answer once it is not a 503. A 503 `service_unavailable` is what openapi.yaml's ServiceUnavailable
- * promises when no pooled connection became free within 5 s (25 completions per process that queue on one row's
- * lock can take that long on a loaded machine): nothing was written, so it is sent again after its Retry-After, as
- * the contract tells a client to. A 503 with another code fails the test; a fifth in a row is returned to it.
- */
-export async function sentUntilServed<T extends { response: Response; error?: unknown }>(
-  send: () => Promise<T>,
-): Promise<T> {
-  for (let attempt = 1; ; attempt += 1) {
-    const answer = await send();
-    if (answer.response.status !== 503 || attempt === 5) return answer;
-    expect(answer.error).toMatchObject({ error: { code: 'service_unavailable' } });
-    const retryAfter = Number(answer.response.headers.get('retry-after'));
-    expect(retryAfter).toBeGreaterThan(0);
-    await new Promise((resolve) => setTimeout(resolve, retryAfter * 1000));
-  }
 }

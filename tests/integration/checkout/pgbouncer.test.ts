@@ -2,7 +2,8 @@ import { describe, expect, test } from '@jest/globals';
 import { createProduct } from '../../factories/catalog.factory.js';
 import { BERLIN, startCheckout } from '../../factories/checkout.factory.js';
 import { storefront } from '../../factories/customer-auth.factory.js';
-import { sentUntilServed, usePooledApps } from '../../setup/pooled-apps.js';
+import { usePooledApps } from '../../setup/pooled-apps.js';
+import { sentUntilServed } from '../../setup/requests.js';
 
 // Two app processes on one database through PgBouncer in transaction mode with a small server pool, as
 // tests/integration/db/pgbouncer.test.ts runs them: the last units are sold once across both.
@@ -49,5 +50,5 @@ describe('completeCheckout behind PgBouncer, two processes', () => {
     expect(variant.inventory_quantity).toBe(0);
     expect(await a.deps.db.order.count({ where: { projectId: store.project.id } })).toBe(5);
     expect(await a.deps.db.inventoryReservation.count({ where: { checkoutId: { not: null } } })).toBe(0);
-  });
+  }, 120_000);
 });

@@ -6,6 +6,7 @@ import { BERLIN, startCheckout, withSecret, type StartedCheckout } from '../../f
 import { storefront } from '../../factories/customer-auth.factory.js';
 import { createProject, type CreatedProject } from '../../factories/project.factory.js';
 import { createRate, createZone } from '../../factories/shipping.factory.js';
+import { sentUntilServed } from '../../setup/requests.js';
 import { useApp } from '../../setup/store.js';
 
 const app = useApp();
@@ -401,8 +402,8 @@ describe('removeCheckoutDiscountCode', () => {
 
 describe('usage counted when the order is created', () => {
   // A completion that waits more than 5 s for one of the test app's 5 connections answers 503 service_unavailable,
-  // nothing written (src/db/availability.ts): under a loaded machine's CPU the 50 queue that long. A client retries a
-  // 503 (the contract's Retry-After), so each checkout's answer here is its last after such retries.
+  // nothing written: under a loaded machine's CPU the 50 queue that long. A client sends a 503 again after its
+  // Retry-After (sentUntilServed), so each checkout's answer here is its last.
   test('50 concurrent completions with a code limited to 10: exactly 10 discounted orders, 40 answer 409', async () => {
     const shop = await newShop();
     const a = await product(shop, 1000);
@@ -414,16 +415,7 @@ describe('usage counted when the order is created', () => {
         return started;
       }),
     );
-    const completeRetryingBusy = async (started: StartedCheckout) => {
-      for (let attempt = 1; ; attempt++) {
-        const answer = await complete(shop, started);
-        if (answer.response.status !== 503 || attempt === 10) return answer;
-        expect(answer.error!.error.code).toBe('service_unavailable');
-        expect(answer.response.headers.get('retry-after')).toBe('5');
-        await new Promise((resolve) => setTimeout(resolve, 250));
-      }
-    };
-    const answers = await Promise.all(checkouts.map(completeRetryingBusy));
+    const answers = await Promise.all(checkouts.map((started) => sentUntilServed(() => complete(shop, started))));
     // Every answer's status and error code, counted: a failure names what the others answered.
     const outcomes: Record<string, number> = {};
     for (const answer of answers) {

@@ -2,7 +2,8 @@ import { describe, expect, test } from '@jest/globals';
 import { createProduct } from '../../factories/catalog.factory.js';
 import { BERLIN, startCheckout } from '../../factories/checkout.factory.js';
 import { storefront } from '../../factories/customer-auth.factory.js';
-import { sentUntilServed, usePooledApps } from '../../setup/pooled-apps.js';
+import { usePooledApps } from '../../setup/pooled-apps.js';
+import { sentUntilServed } from '../../setup/requests.js';
 
 // Two app processes on one database through PgBouncer in transaction mode with a small server pool (usePooledApps,
 // as tests/integration/checkout/pgbouncer.test.ts runs them): a code limited to 10 uses is used 10 times across both.
