@@ -5,7 +5,6 @@ import { BERLIN, startCheckout, withSecret, type StartedCheckout } from '../../f
 import { registerCustomer, signedIn, storefront } from '../../factories/customer-auth.factory.js';
 import { createProject, type CreatedProject } from '../../factories/project.factory.js';
 import { createRate, createZone } from '../../factories/shipping.factory.js';
-import { sentUntilServed } from '../../setup/requests.js';
 import { useApp } from '../../setup/store.js';
 
 // A connection for each of the 50 concurrent completions below: they meet at the variant's row lock, not in the pool.
@@ -308,10 +307,7 @@ describe('completeCheckout with the test provider', () => {
       Array.from({ length: 50 }, (_, i) => ready(shop.shop, variantId, 1, `buyer${i}@example.com`)),
     );
     const before = await orderCount(shop);
-    // A 503 (no connection of the test app's 5 free within 5 s on a loaded machine) is sent again, as a client does.
-    const answers = await Promise.all(
-      checkouts.map((started) => sentUntilServed(() => complete(shop.shop, started, 'tok_test_success'))),
-    );
+    const answers = await Promise.all(checkouts.map((started) => complete(shop.shop, started, 'tok_test_success')));
     const statuses = answers.map((answer) => answer.response.status);
     expect(statuses.filter((s) => s === 201)).toHaveLength(5);
     expect(statuses.filter((s) => s === 409)).toHaveLength(45);
@@ -324,5 +320,5 @@ describe('completeCheckout with the test provider', () => {
     expect(await app.deps.db.inventoryReservation.count({ where: { checkoutId: { in: ids } } })).toBe(0);
     const paid = await app.deps.db.checkout.count({ where: { id: { in: ids }, paymentStatus: 'succeeded' } });
     expect(paid).toBe(5);
-  }, 120_000);
+  });
 });
