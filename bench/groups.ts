@@ -14,7 +14,7 @@ import { benchOptions, createBenchProject, startReadBenchServer } from './kit.js
 import pg from 'pg';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { createDatabase } from '../src/db/client.js';
-import { freePort, startEmbeddedPostgres } from '../src/db/embedded-postgres.js';
+import { startEmbeddedPostgres } from '../src/db/embedded-postgres.js';
 import { migrate } from '../src/db/migrate.js';
 import { PrismaClient } from '../src/generated/prisma/client.js';
 import type { components } from '../src/generated/openapi.js';
@@ -155,7 +155,7 @@ const loadBefore = os.loadavg()[0].toFixed(1);
 const dataDir = path.join(os.tmpdir(), `commerce-bench-groups-${process.pid}`);
 const embedded = process.env.BENCH_DATABASE_URL
   ? undefined
-  : await startEmbeddedPostgres({ dir: dataDir, persistent: false, whenInUse: 'refuse', port: await freePort() });
+  : await startEmbeddedPostgres({ dir: dataDir, persistent: false, whenInUse: 'refuse' });
 const databaseUrl = process.env.BENCH_DATABASE_URL ?? embedded!.url;
 let server: { url: string; child: ChildProcess } | undefined;
 try {

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Database } from '../src/db/client.js';
-import { freePort, startEmbeddedPostgres } from '../src/db/embedded-postgres.js';
+import { startEmbeddedPostgres } from '../src/db/embedded-postgres.js';
 import { createProject } from '../src/modules/platform/projects.service.js';
 import { processCpuMs, statFields, treeCpuMs } from '../tests/setup/proc-stat.js';
 
@@ -176,7 +176,6 @@ export async function startThrowawayPostgres(name: string, settings?: Record<str
     dir,
     persistent: false,
     whenInUse: 'refuse',
-    port: await freePort(),
     settings,
   });
   return {

@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { benchOptions, buildServer, startCompiledServer, stopServer } from './kit.js';
 import { createDatabase } from '../src/db/client.js';
-import { freePort, startEmbeddedPostgres } from '../src/db/embedded-postgres.js';
+import { startEmbeddedPostgres } from '../src/db/embedded-postgres.js';
 import { migrate } from '../src/db/migrate.js';
 import { createProject } from '../src/modules/platform/projects.service.js';
 import { seedCatalog } from '../src/seed/catalog.seed.js';
@@ -61,7 +61,7 @@ const loadBefore = os.loadavg()[0].toFixed(1);
 const dataDir = path.join(os.tmpdir(), `commerce-bench-price-lists-${process.pid}`);
 const embedded = process.env.BENCH_DATABASE_URL
   ? undefined
-  : await startEmbeddedPostgres({ dir: dataDir, persistent: false, whenInUse: 'refuse', port: await freePort() });
+  : await startEmbeddedPostgres({ dir: dataDir, persistent: false, whenInUse: 'refuse' });
 const databaseUrl = process.env.BENCH_DATABASE_URL ?? embedded!.url;
 let server: { url: string; child: ChildProcess } | undefined;
 try {

@@ -12,7 +12,7 @@ import { rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createDatabase } from '../src/db/client.js';
-import { freePort, startEmbeddedPostgres } from '../src/db/embedded-postgres.js';
+import { startEmbeddedPostgres } from '../src/db/embedded-postgres.js';
 import { migrate } from '../src/db/migrate.js';
 import {
   benchOptions,
@@ -47,7 +47,6 @@ const embedded = await startEmbeddedPostgres({
   dir: dataDir,
   persistent: false,
   whenInUse: 'refuse',
-  port: await freePort(),
 });
 const servers: Array<{ setting: string; name: string; url: string; child: ChildProcess }> = [];
 try {

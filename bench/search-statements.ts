@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { createDatabase } from '../src/db/client.js';
-import { freePort, startEmbeddedPostgres } from '../src/db/embedded-postgres.js';
+import { startEmbeddedPostgres } from '../src/db/embedded-postgres.js';
 import { migrate } from '../src/db/migrate.js';
 import { createProject } from '../src/modules/platform/projects.service.js';
 import { searchCatalog } from '../src/modules/search/search.service.js';
@@ -31,7 +31,7 @@ const PRODUCTS = Number(values.products);
 const RUNS = Number(values.runs);
 const dir = values.dir ?? path.join(os.tmpdir(), `commerce-bench-statements-${PRODUCTS}`);
 const fresh = !existsSync(path.join(dir, 'pg'));
-const embedded = await startEmbeddedPostgres({ dir, persistent: true, whenInUse: 'refuse', port: await freePort() });
+const embedded = await startEmbeddedPostgres({ dir, persistent: true, whenInUse: 'refuse' });
 try {
   await migrate(embedded.url);
   const db = createDatabase(embedded.url);

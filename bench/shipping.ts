@@ -11,7 +11,7 @@ import path from 'node:path';
 import { benchOptions, createBenchProject } from './kit.js';
 import autocannon from 'autocannon';
 import { createDatabase } from '../src/db/client.js';
-import { freePort, startEmbeddedPostgres } from '../src/db/embedded-postgres.js';
+import { startEmbeddedPostgres } from '../src/db/embedded-postgres.js';
 import { migrate } from '../src/db/migrate.js';
 import { COUNTRY_CODES } from '../src/shared/iso-codes.js';
 import { selfSignedCertificate } from '../tests/setup/self-signed.js';
@@ -140,7 +140,7 @@ const dir = mkdtempSync(path.join(os.tmpdir(), 'shipping-bench-'));
 const pgDir = path.join(os.tmpdir(), `shipping-bench-pg-${process.pid}`);
 const embedded = process.env.BENCH_DATABASE_URL
   ? undefined
-  : await startEmbeddedPostgres({ dir: pgDir, persistent: false, whenInUse: 'refuse', port: await freePort() });
+  : await startEmbeddedPostgres({ dir: pgDir, persistent: false, whenInUse: 'refuse' });
 const databaseUrl = process.env.BENCH_DATABASE_URL ?? embedded!.url;
 const children: ChildProcess[] = [];
 try {

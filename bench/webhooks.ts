@@ -20,7 +20,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../src/config.js';
-import { freePort, startEmbeddedPostgres } from '../src/db/embedded-postgres.js';
+import { startEmbeddedPostgres } from '../src/db/embedded-postgres.js';
 import { migrate } from '../src/db/migrate.js';
 import { createProject } from '../src/modules/platform/projects.service.js';
 import { recordEvent, type EventType } from '../src/modules/store-events/index.js';
@@ -209,7 +209,7 @@ const pgDir = path.join(os.tmpdir(), `commerce-bench-webhooks-${process.pid}`);
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'commerce-bench-webhooks-ca-'));
 const embedded = process.env.BENCH_DATABASE_URL
   ? undefined
-  : await startEmbeddedPostgres({ dir: pgDir, persistent: false, whenInUse: 'refuse', port: await freePort() });
+  : await startEmbeddedPostgres({ dir: pgDir, persistent: false, whenInUse: 'refuse' });
 const databaseUrl = process.env.BENCH_DATABASE_URL ?? embedded!.url;
 let server: ChildProcess | undefined;
 let serverEnv: Record<string, string> = {};

@@ -13,7 +13,7 @@ import path from 'node:path';
 import MiniSearch from 'minisearch';
 import { create as createOrama, insertMultiple, search as searchOrama } from '@orama/orama';
 import { createDatabase } from '../../src/db/client.js';
-import { freePort, startEmbeddedPostgres } from '../../src/db/embedded-postgres.js';
+import { startEmbeddedPostgres } from '../../src/db/embedded-postgres.js';
 import { migrate } from '../../src/db/migrate.js';
 import { createProject } from '../../src/modules/platform/projects.service.js';
 import { searchCatalog } from '../../src/modules/search/search.service.js';
@@ -33,7 +33,6 @@ const embedded = await startEmbeddedPostgres({
   dir: dataDir,
   persistent: false,
   whenInUse: 'refuse',
-  port: await freePort(),
 });
 try {
   await migrate(embedded.url);

@@ -38,17 +38,13 @@ function throwawayDir(dir, isAlive) {
  * stop that deletes its files.
  */
 export async function startThrowawayPostgres(requestedDir, maxConnections) {
-  const { startEmbeddedPostgres, freePort, isAlive } = await tsImport(
-    '../../src/db/embedded-postgres.ts',
-    import.meta.url,
-  );
+  const { startEmbeddedPostgres, isAlive } = await tsImport('../../src/db/embedded-postgres.ts', import.meta.url);
   const pg = (await import('pg')).default;
   const dir = throwawayDir(requestedDir, isAlive);
   const embedded = await startEmbeddedPostgres({
     dir,
     persistent: false,
     whenInUse: 'refuse',
-    port: await freePort(),
     settings: maxConnections ? { max_connections: String(maxConnections) } : undefined,
   });
   const tuning = new pg.Client({ connectionString: embedded.url });

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from '@jest/globals';
 import pg from 'pg';
-import { freePort, startEmbeddedPostgres } from '../../../src/db/embedded-postgres.js';
+import { startEmbeddedPostgres } from '../../../src/db/embedded-postgres.js';
 import { DURABLE, expectDurable } from '../../setup/durable-postgres.js';
 import { exited, startMain, type Cleanups } from '../../setup/process.js';
 import { eventually } from '../../setup/wait.js';
@@ -37,7 +37,6 @@ describe('crash safety (SIGKILL of the server during a burst of creates with Ide
       dir: pgDir,
       persistent: false,
       whenInUse: 'refuse',
-      port: await freePort(),
       settings: DURABLE,
     });
     cleanups.push(async () => {
