@@ -20,6 +20,16 @@ async function occupy(port = 0): Promise<net.Server & { port: number }> {
 const savedPort = (dir: string) =>
   (JSON.parse(readFileSync(path.join(dir, 'postgres.json'), 'utf8')) as { port: number }).port;
 
+/** The cluster answers on the port saved in `dir`, which is not the one another program holds. */
+async function expectServedOnSavedPort(cluster: { url: string }, dir: string, takenPort: number): Promise<void> {
+  expect(savedPort(dir)).not.toBe(takenPort);
+  expect(new URL(cluster.url).port).toBe(String(savedPort(dir)));
+  const client = new pg.Client(cluster.url);
+  await client.connect();
+  expect((await client.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
+  await client.end();
+}
+
 describe('embedded PostgreSQL', () => {
   test('a data directory whose saved port another program took since starts on a free port, and keeps it', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'embedded-port-'));
@@ -30,12 +40,7 @@ describe('embedded PostgreSQL', () => {
     try {
       const second = await startEmbeddedPostgres({ dir, persistent: true, whenInUse: 'refuse' });
       try {
-        expect(savedPort(dir)).not.toBe(taken.port);
-        expect(new URL(second.url).port).toBe(String(savedPort(dir)));
-        const client = new pg.Client(second.url);
-        await client.connect();
-        expect((await client.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
-        await client.end();
+        await expectServedOnSavedPort(second, dir, taken.port);
       } finally {
         await second.stop();
       }
@@ -57,12 +62,7 @@ describe('embedded PostgreSQL', () => {
       expect(existsSync(path.join(dir, 'pg', 'PG_VERSION'))).toBe(false);
       const started = await starting;
       try {
-        expect(savedPort(dir)).not.toBe(taken.port);
-        expect(new URL(started.url).port).toBe(String(savedPort(dir)));
-        const client = new pg.Client(started.url);
-        await client.connect();
-        expect((await client.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
-        await client.end();
+        await expectServedOnSavedPort(started, dir, taken.port);
       } finally {
         await started.stop();
       }
