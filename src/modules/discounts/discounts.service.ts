@@ -82,7 +82,7 @@ function columnsOf(input: AnyCreate | AnyUpdate) {
     title: input.title,
     status: input.status,
     type: input.type,
-    value: input.value,
+    value: input.value === undefined ? undefined : BigInt(input.value),
     target: input.target,
     conditions: input.conditions === undefined ? undefined : (conditionsOf(input.conditions) as object),
     buyXGetY:
@@ -102,7 +102,7 @@ function columnsOf(input: AnyCreate | AnyUpdate) {
 /** The fields the kind checks read, from a row changed by `columns`. */
 const ruleFieldsOf = (row: Discount) => ({
   type: row.type as Schemas['PromotionType'],
-  value: row.value,
+  value: Number(row.value),
   buy_x_get_y: row.buyXGetY as Schemas['BuyXGetY'] | null,
   tiers: row.tiers as unknown as Schemas['DiscountTier'][],
   starts_at: row.startsAt?.toISOString() ?? null,
@@ -124,7 +124,7 @@ export async function createDiscount(ctx: Ctx, kind: Kind, input: AnyCreate): Pr
     title: input.title,
     status: 'active',
     type: input.type,
-    value: 0,
+    value: 0n,
     target: 'order',
     conditions: conditionsOf(undefined) as object,
     buyXGetY: null,

@@ -92,3 +92,43 @@ describe('exchange rates past what a price converted with them can hold', () => 
     expect(data.products.data).toEqual([expect.objectContaining({ title: 'Costly widget', price: 1e15 })]);
   });
 });
+
+describe('money amounts of discounts and promotions up to their bound', () => {
+  // The contract bounds a fixed amount at 100,000,000,000 minor units, as every money input; the column was 32-bit,
+  // so 2,147,483,648 and more failed in PostgreSQL (500, found by `npm run fuzz`).
+  test.each([
+    ['/v1/discounts', { code: 'HUGE', title: 'Huge', type: 'fixed_amount', value: 100000000000 }],
+    ['/v1/promotions', { title: 'Huge promotion', type: 'fixed_amount', value: 2147483648 }],
+  ])('POST %s stores the amount and shows it again', async (path, body) => {
+    const created = await store.call('POST', path, body);
+    expect(created.status).toBe(201);
+    const { data } = await json(created);
+    expect(data.value).toBe(body.value);
+    const { data: read } = await json(await get(`${path}/${data.id}`));
+    expect(read.value).toBe(body.value);
+  });
+
+  test('PATCH raises a fixed amount to the bound', async () => {
+    const created = await store.call('POST', '/v1/discounts', {
+      code: 'RAISED',
+      title: 'Raised',
+      type: 'fixed_amount',
+      value: 5,
+    });
+    const { data } = await json(created);
+    const updated = await store.call('PATCH', `/v1/discounts/${data.id}`, { value: 100000000000 });
+    expect(updated.status).toBe(200);
+    expect((await json(updated)).data.value).toBe(100000000000);
+  });
+
+  test('one past the bound is 400 naming value', async () => {
+    const response = await store.call('POST', '/v1/discounts', {
+      code: 'PAST',
+      title: 'Past',
+      type: 'fixed_amount',
+      value: 100000000001,
+    });
+    expect(response.status).toBe(400);
+    expect((await json(response)).error.field).toBe('value');
+  });
+});

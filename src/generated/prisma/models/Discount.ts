@@ -35,7 +35,7 @@ export type DiscountAvgAggregateOutputType = {
 }
 
 export type DiscountSumAggregateOutputType = {
-  value: number | null
+  value: bigint | null
   priority: number | null
   usageLimit: number | null
   usageLimitPerCustomer: number | null
@@ -51,7 +51,7 @@ export type DiscountMinAggregateOutputType = {
   title: string | null
   status: string | null
   type: string | null
-  value: number | null
+  value: bigint | null
   target: string | null
   combinable: boolean | null
   priority: number | null
@@ -73,7 +73,7 @@ export type DiscountMaxAggregateOutputType = {
   title: string | null
   status: string | null
   type: string | null
-  value: number | null
+  value: bigint | null
   target: string | null
   combinable: boolean | null
   priority: number | null
@@ -294,7 +294,7 @@ export type DiscountGroupByOutputType = {
   title: string
   status: string
   type: string
-  value: number
+  value: bigint
   target: string
   conditions: runtime.JsonValue
   buyXGetY: runtime.JsonValue | null
@@ -342,7 +342,7 @@ export type DiscountWhereInput = {
   title?: Prisma.StringFilter<"Discount"> | string
   status?: Prisma.StringFilter<"Discount"> | string
   type?: Prisma.StringFilter<"Discount"> | string
-  value?: Prisma.IntFilter<"Discount"> | number
+  value?: Prisma.BigIntFilter<"Discount"> | bigint | number
   target?: Prisma.StringFilter<"Discount"> | string
   conditions?: Prisma.JsonFilter<"Discount">
   buyXGetY?: Prisma.JsonNullableFilter<"Discount">
@@ -400,7 +400,7 @@ export type DiscountWhereUniqueInput = Prisma.AtLeast<{
   title?: Prisma.StringFilter<"Discount"> | string
   status?: Prisma.StringFilter<"Discount"> | string
   type?: Prisma.StringFilter<"Discount"> | string
-  value?: Prisma.IntFilter<"Discount"> | number
+  value?: Prisma.BigIntFilter<"Discount"> | bigint | number
   target?: Prisma.StringFilter<"Discount"> | string
   conditions?: Prisma.JsonFilter<"Discount">
   buyXGetY?: Prisma.JsonNullableFilter<"Discount">
@@ -460,7 +460,7 @@ export type DiscountScalarWhereWithAggregatesInput = {
   title?: Prisma.StringWithAggregatesFilter<"Discount"> | string
   status?: Prisma.StringWithAggregatesFilter<"Discount"> | string
   type?: Prisma.StringWithAggregatesFilter<"Discount"> | string
-  value?: Prisma.IntWithAggregatesFilter<"Discount"> | number
+  value?: Prisma.BigIntWithAggregatesFilter<"Discount"> | bigint | number
   target?: Prisma.StringWithAggregatesFilter<"Discount"> | string
   conditions?: Prisma.JsonWithAggregatesFilter<"Discount">
   buyXGetY?: Prisma.JsonNullableWithAggregatesFilter<"Discount">
@@ -484,7 +484,7 @@ export type DiscountCreateInput = {
   title: string
   status?: string
   type: string
-  value?: number
+  value?: bigint | number
   target?: string
   conditions: Prisma.JsonNullValueInput | runtime.InputJsonValue
   buyXGetY?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -511,7 +511,7 @@ export type DiscountUncheckedCreateInput = {
   title: string
   status?: string
   type: string
-  value?: number
+  value?: bigint | number
   target?: string
   conditions: Prisma.JsonNullValueInput | runtime.InputJsonValue
   buyXGetY?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -536,7 +536,7 @@ export type DiscountUpdateInput = {
   title?: Prisma.StringFieldUpdateOperationsInput | string
   status?: Prisma.StringFieldUpdateOperationsInput | string
   type?: Prisma.StringFieldUpdateOperationsInput | string
-  value?: Prisma.IntFieldUpdateOperationsInput | number
+  value?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   target?: Prisma.StringFieldUpdateOperationsInput | string
   conditions?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   buyXGetY?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -563,7 +563,7 @@ export type DiscountUncheckedUpdateInput = {
   title?: Prisma.StringFieldUpdateOperationsInput | string
   status?: Prisma.StringFieldUpdateOperationsInput | string
   type?: Prisma.StringFieldUpdateOperationsInput | string
-  value?: Prisma.IntFieldUpdateOperationsInput | number
+  value?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   target?: Prisma.StringFieldUpdateOperationsInput | string
   conditions?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   buyXGetY?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -589,7 +589,7 @@ export type DiscountCreateManyInput = {
   title: string
   status?: string
   type: string
-  value?: number
+  value?: bigint | number
   target?: string
   conditions: Prisma.JsonNullValueInput | runtime.InputJsonValue
   buyXGetY?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -613,7 +613,7 @@ export type DiscountUpdateManyMutationInput = {
   title?: Prisma.StringFieldUpdateOperationsInput | string
   status?: Prisma.StringFieldUpdateOperationsInput | string
   type?: Prisma.StringFieldUpdateOperationsInput | string
-  value?: Prisma.IntFieldUpdateOperationsInput | number
+  value?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   target?: Prisma.StringFieldUpdateOperationsInput | string
   conditions?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   buyXGetY?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -638,7 +638,7 @@ export type DiscountUncheckedUpdateManyInput = {
   title?: Prisma.StringFieldUpdateOperationsInput | string
   status?: Prisma.StringFieldUpdateOperationsInput | string
   type?: Prisma.StringFieldUpdateOperationsInput | string
-  value?: Prisma.IntFieldUpdateOperationsInput | number
+  value?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   target?: Prisma.StringFieldUpdateOperationsInput | string
   conditions?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   buyXGetY?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -823,7 +823,7 @@ export type DiscountCreateWithoutProjectInput = {
   title: string
   status?: string
   type: string
-  value?: number
+  value?: bigint | number
   target?: string
   conditions: Prisma.JsonNullValueInput | runtime.InputJsonValue
   buyXGetY?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -848,7 +848,7 @@ export type DiscountUncheckedCreateWithoutProjectInput = {
   title: string
   status?: string
   type: string
-  value?: number
+  value?: bigint | number
   target?: string
   conditions: Prisma.JsonNullValueInput | runtime.InputJsonValue
   buyXGetY?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -903,7 +903,7 @@ export type DiscountScalarWhereInput = {
   title?: Prisma.StringFilter<"Discount"> | string
   status?: Prisma.StringFilter<"Discount"> | string
   type?: Prisma.StringFilter<"Discount"> | string
-  value?: Prisma.IntFilter<"Discount"> | number
+  value?: Prisma.BigIntFilter<"Discount"> | bigint | number
   target?: Prisma.StringFilter<"Discount"> | string
   conditions?: Prisma.JsonFilter<"Discount">
   buyXGetY?: Prisma.JsonNullableFilter<"Discount">
@@ -927,7 +927,7 @@ export type DiscountCreateWithoutRedemptionsInput = {
   title: string
   status?: string
   type: string
-  value?: number
+  value?: bigint | number
   target?: string
   conditions: Prisma.JsonNullValueInput | runtime.InputJsonValue
   buyXGetY?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -953,7 +953,7 @@ export type DiscountUncheckedCreateWithoutRedemptionsInput = {
   title: string
   status?: string
   type: string
-  value?: number
+  value?: bigint | number
   target?: string
   conditions: Prisma.JsonNullValueInput | runtime.InputJsonValue
   buyXGetY?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -993,7 +993,7 @@ export type DiscountUpdateWithoutRedemptionsInput = {
   title?: Prisma.StringFieldUpdateOperationsInput | string
   status?: Prisma.StringFieldUpdateOperationsInput | string
   type?: Prisma.StringFieldUpdateOperationsInput | string
-  value?: Prisma.IntFieldUpdateOperationsInput | number
+  value?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   target?: Prisma.StringFieldUpdateOperationsInput | string
   conditions?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   buyXGetY?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -1019,7 +1019,7 @@ export type DiscountUncheckedUpdateWithoutRedemptionsInput = {
   title?: Prisma.StringFieldUpdateOperationsInput | string
   status?: Prisma.StringFieldUpdateOperationsInput | string
   type?: Prisma.StringFieldUpdateOperationsInput | string
-  value?: Prisma.IntFieldUpdateOperationsInput | number
+  value?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   target?: Prisma.StringFieldUpdateOperationsInput | string
   conditions?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   buyXGetY?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -1043,7 +1043,7 @@ export type DiscountCreateManyProjectInput = {
   title: string
   status?: string
   type: string
-  value?: number
+  value?: bigint | number
   target?: string
   conditions: Prisma.JsonNullValueInput | runtime.InputJsonValue
   buyXGetY?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -1067,7 +1067,7 @@ export type DiscountUpdateWithoutProjectInput = {
   title?: Prisma.StringFieldUpdateOperationsInput | string
   status?: Prisma.StringFieldUpdateOperationsInput | string
   type?: Prisma.StringFieldUpdateOperationsInput | string
-  value?: Prisma.IntFieldUpdateOperationsInput | number
+  value?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   target?: Prisma.StringFieldUpdateOperationsInput | string
   conditions?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   buyXGetY?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -1092,7 +1092,7 @@ export type DiscountUncheckedUpdateWithoutProjectInput = {
   title?: Prisma.StringFieldUpdateOperationsInput | string
   status?: Prisma.StringFieldUpdateOperationsInput | string
   type?: Prisma.StringFieldUpdateOperationsInput | string
-  value?: Prisma.IntFieldUpdateOperationsInput | number
+  value?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   target?: Prisma.StringFieldUpdateOperationsInput | string
   conditions?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   buyXGetY?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -1117,7 +1117,7 @@ export type DiscountUncheckedUpdateManyWithoutProjectInput = {
   title?: Prisma.StringFieldUpdateOperationsInput | string
   status?: Prisma.StringFieldUpdateOperationsInput | string
   type?: Prisma.StringFieldUpdateOperationsInput | string
-  value?: Prisma.IntFieldUpdateOperationsInput | number
+  value?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   target?: Prisma.StringFieldUpdateOperationsInput | string
   conditions?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   buyXGetY?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -1312,7 +1312,7 @@ export type $DiscountPayload<ExtArgs extends runtime.Types.Extensions.InternalAr
      * percentage, fixed_amount, free_shipping, buy_x_get_y, tiered
      */
     type: string
-    value: number
+    value: bigint
     /**
      * order or lines
      */
@@ -1774,7 +1774,7 @@ export interface DiscountFieldRefs {
   readonly title: Prisma.FieldRef<"Discount", 'String'>
   readonly status: Prisma.FieldRef<"Discount", 'String'>
   readonly type: Prisma.FieldRef<"Discount", 'String'>
-  readonly value: Prisma.FieldRef<"Discount", 'Int'>
+  readonly value: Prisma.FieldRef<"Discount", 'BigInt'>
   readonly target: Prisma.FieldRef<"Discount", 'String'>
   readonly conditions: Prisma.FieldRef<"Discount", 'Json'>
   readonly buyXGetY: Prisma.FieldRef<"Discount", 'Json'>

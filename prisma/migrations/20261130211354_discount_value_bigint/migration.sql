@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "discounts" ALTER COLUMN "value" SET DATA TYPE BIGINT;
