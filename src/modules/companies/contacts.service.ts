@@ -23,9 +23,12 @@ async function clearPrimary(tx: Tx, companyId: string, except?: string): Promise
   });
 }
 
-/** 400 on customer_id unless it names a live customer of the project (a contact links only its own project's). */
+/**
+ * 400 on customer_id unless it names a live customer of the project (a contact links only its own project's); null
+ * or absent links none (an empty id is checked like any other).
+ */
 async function checkLinkedCustomer(ctx: Ctx, tx: Tx, customerId: string | null | undefined): Promise<void> {
-  if (!customerId) return;
+  if (customerId === null || customerId === undefined) return;
   const customer = await tx.customer.findFirst({
     where: { id: customerId, projectId: ctx.project.id, deletedAt: null },
     select: { id: true },

@@ -233,10 +233,24 @@ describe('company contacts', () => {
     ['email', { email: 'petra' }],
     ['role', { role: 'r'.repeat(101) }],
     ['phone', { phone: '9'.repeat(31) }],
+    // An empty id names no customer (it was taken for "none" and failed on the link: 500).
+    ['customer_id', { customer_id: '' }],
+    ['customer_id', { customer_id: 'cus_00000000000000000000000000' }],
   ])('an invalid %s is 400 naming it', async (field, body) => {
     const company = await createCompany(store.api);
     const { error } = await addContact(company.id, body);
     expect(error!.error).toMatchObject({ code: 'invalid_request', field });
+  });
+
+  test('PATCH with an empty customer_id is 400 naming it and changes nothing', async () => {
+    const company = await createCompany(store.api);
+    const contact = (await addContact(company.id, { name: 'Petra' })).data!.data;
+    const { error } = await store.api.PATCH('/v1/companies/{id}/contacts/{contact_id}', {
+      params: { path: { id: company.id, contact_id: contact.id } },
+      body: { customer_id: '' },
+    });
+    expect(error!.error).toMatchObject({ code: 'invalid_request', field: 'customer_id' });
+    expect((await read(company.id)).contacts).toEqual([contact]);
   });
 
   test('PATCH: is_primary true makes it the only primary; nullable fields clear with null; DELETE drops the count', async () => {
