@@ -44,14 +44,31 @@ export class ChangeFeed {
    * Resolves true once every notification of the transactions that committed before it was called has been
    * handled (it notifies itself, and notifications arrive in commit order); false when the feed is not listening
    * or drops meanwhile. For caches that need to know whether a write this process just committed touched them.
+   * One self-notification is sent at a time (node-postgres queues a query sent while another runs only under a
+   * deprecation): callers that arrive while one is being sent share the next, which goes out after they called.
    */
-  async sync(): Promise<boolean> {
+  sync(): Promise<boolean> {
+    if (!this.client || !this.isListening) return Promise.resolve(false);
+    return (this.nextSync ??= this.sending.then(() => {
+      this.nextSync = undefined;
+      return this.notifySelf();
+    }));
+  }
+  /** The self-notification the next callers of sync() share, until it is sent. */
+  private nextSync: Promise<boolean> | undefined;
+  /** The self-notification being sent (settled when none is). */
+  private sending: Promise<unknown> = Promise.resolve();
+
+  /** Sends one self-notification and resolves once it is heard (true) or cannot be (false). */
+  private async notifySelf(): Promise<boolean> {
     const client = this.client;
     if (!client || !this.isListening) return false;
     const name = `${this.syncPrefix}.${++this.syncCount}`;
     const heard = new Promise<boolean>((resolve) => this.syncs.set(name, resolve));
+    const sent = client.query('SELECT pg_notify($1, $2)', [SYNC_CHANNEL, name]);
+    this.sending = sent.catch(() => {});
     try {
-      await client.query('SELECT pg_notify($1, $2)', [SYNC_CHANNEL, name]);
+      await sent;
     } catch {
       this.syncs.delete(name);
       return false;
