@@ -96,6 +96,9 @@ describe('exchange rates past what a price converted with them can hold', () => 
 describe('money amounts of discounts and promotions up to their bound', () => {
   // The contract bounds a fixed amount at 100,000,000,000 minor units, as every money input; the column was 32-bit,
   // so 2,147,483,648 and more failed in PostgreSQL (500, found by `npm run fuzz`).
+  const fixedAmountCode = (code: string, value: number) =>
+    store.call('POST', '/v1/discounts', { code, title: code, type: 'fixed_amount', value });
+
   test.each([
     ['/v1/discounts', { code: 'HUGE', title: 'Huge', type: 'fixed_amount', value: 100000000000 }],
     ['/v1/promotions', { title: 'Huge promotion', type: 'fixed_amount', value: 2147483648 }],
@@ -109,25 +112,14 @@ describe('money amounts of discounts and promotions up to their bound', () => {
   });
 
   test('PATCH raises a fixed amount to the bound', async () => {
-    const created = await store.call('POST', '/v1/discounts', {
-      code: 'RAISED',
-      title: 'Raised',
-      type: 'fixed_amount',
-      value: 5,
-    });
-    const { data } = await json(created);
+    const { data } = await json(await fixedAmountCode('RAISED', 5));
     const updated = await store.call('PATCH', `/v1/discounts/${data.id}`, { value: 100000000000 });
     expect(updated.status).toBe(200);
     expect((await json(updated)).data.value).toBe(100000000000);
   });
 
   test('one past the bound is 400 naming value', async () => {
-    const response = await store.call('POST', '/v1/discounts', {
-      code: 'PAST',
-      title: 'Past',
-      type: 'fixed_amount',
-      value: 100000000001,
-    });
+    const response = await fixedAmountCode('PAST', 100000000001);
     expect(response.status).toBe(400);
     expect((await json(response)).error.field).toBe('value');
   });
