@@ -6,6 +6,7 @@ import type { JobSender } from './shared/job-types.js';
 import type { Metrics } from './shared/metrics.js';
 import type { ProcessCaches } from './shared/table-version-cache.js';
 import type { OutboundAgent } from './shared/outbound.js';
+import type { KeyedLimiter } from './shared/keyed-limiter.js';
 // The parts' own files, not the areas' index.ts: an index pulls in the area's handlers and services,
 // which take AppDeps, and a type import of them here would close a cycle.
 import type { AuthCache } from './modules/platform/auth-cache.js';
@@ -33,4 +34,9 @@ export interface AppDeps {
   replicas?: ReplicaSet;
   /** The process's Prometheus metrics (`GET /metrics`); absent means nothing is counted. */
   metrics?: Metrics;
+  /**
+   * Places for payments through a provider outside the database (payments/payment-slots.ts), per project; absent:
+   * unlimited (tools that drive services directly).
+   */
+  paymentSlots?: KeyedLimiter;
 }

@@ -16,7 +16,7 @@ import type { AddressInfo } from 'node:net';
 import { types } from 'node:util';
 import type { AppDeps } from './app-deps.js';
 import type { Config } from './config.js';
-import { createDatabase, poolOf } from './db/client.js';
+import { createDatabase, DEFAULT_POOL_SIZE, poolOf } from './db/client.js';
 import { ReplicaSet } from './db/replicas.js';
 import { unreadyReason } from './db/readiness.js';
 import { createApp } from './http/app.js';
@@ -28,6 +28,7 @@ import { JobQueue } from './jobs/queue.js';
 import { AuthCache } from './modules/platform/index.js';
 import { flushSearchLog, searchLogCounts } from './modules/search/index.js';
 import { RateLimiter } from './modules/usage/index.js';
+import { paymentSlotsFor } from './modules/payments/index.js';
 import type { Logger } from './shared/logger.js';
 import { Metrics, serveMetrics } from './shared/metrics.js';
 import { createProcessCaches, indexLimitsOf } from './shared/table-version-cache.js';
@@ -136,6 +137,7 @@ export async function startProcess(options: ProcessOptions): Promise<RunningProc
       ...base,
       jobs,
       rateLimiter: config.rateLimits ? new RateLimiter(db) : undefined,
+      paymentSlots: paymentSlotsFor(options.poolSize ?? DEFAULT_POOL_SIZE),
     };
     if (config.metricsPort !== undefined) {
       const unready = async (scope?: 'jobs') =>

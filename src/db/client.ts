@@ -24,6 +24,9 @@ function inUtc(url: string): string {
   return parsed.href;
 }
 
+/** Connections in a process's pool unless the caller says otherwise. */
+export const DEFAULT_POOL_SIZE = 10;
+
 /**
  * A Prisma client over node-postgres for the given URL. Getting a connection (a new one, or a free one from a
  * busy pool) fails after CONNECT_TIMEOUT_MS, so an unreachable database answers 503 within a bounded time;
@@ -35,7 +38,11 @@ function inUtc(url: string): string {
  * waiting for the answers before (the batches of src/db/round-trip.ts); a statement awaited before the next is sent,
  * as Prisma's adapter and everything else sends them, goes on the wire as without it (its own Parse/Bind/Execute/Sync).
  */
-export function createDatabase(url: string, poolSize = 10, options: { namedStatements?: boolean } = {}): Database {
+export function createDatabase(
+  url: string,
+  poolSize = DEFAULT_POOL_SIZE,
+  options: { namedStatements?: boolean } = {},
+): Database {
   const pool = new pg.Pool({
     connectionString: inUtc(url),
     max: poolSize,

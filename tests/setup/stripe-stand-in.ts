@@ -29,6 +29,8 @@ export interface StripeStandIn {
   failRefund: (id: string) => StripeRefund;
   /** While true, every call answers 500 api_error, as when Stripe has an outage. */
   unavailable: boolean;
+  /** Milliseconds every answer waits (0 by default): a slow Stripe. */
+  latencyMs: number;
   close: () => Promise<void>;
 }
 
@@ -87,7 +89,7 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
   const intents = new Map<string, PaymentIntent>();
   const refunds = new Map<string, StripeRefund>();
   const byIdempotencyKey = new Map<string, string>();
-  const state = { unavailable: false };
+  const state = { unavailable: false, latencyMs: 0 };
   const seen: StripeStandIn['seen'] = [];
   const send = (response: ServerResponse, status: number, body: unknown) => {
     response.writeHead(status, {
@@ -167,6 +169,7 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
     const path = (request.url ?? '').split('?')[0];
     const authorization = request.headers.authorization;
     seen.push({ method: request.method ?? '', path, authorization });
+    if (state.latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, state.latencyMs));
     if (!/^Bearer (sk|rk)_test_/.test(authorization ?? '')) {
       return send(response, 401, { error: { type: 'invalid_request_error', message: 'Invalid API Key provided.' } });
     }
@@ -244,6 +247,12 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
     },
     set unavailable(value: boolean) {
       state.unavailable = value;
+    },
+    get latencyMs() {
+      return state.latencyMs;
+    },
+    set latencyMs(value: number) {
+      state.latencyMs = value;
     },
     failRefund: (id) => {
       const failed = refunds.get(id)!;

@@ -3645,7 +3645,11 @@ export interface paths {
          *       `client_secret` for Stripe.js, holding the units as above; once the shopper has done the step, calling
          *       this operation again completes it, and so does Stripe's `payment_intent.succeeded` event
          *       (`receiveStripeWebhook`), whichever comes first: the checkout's row lock makes one order either way.
-         *       Stripe not answering is 503. Without `stripe_secret_key` the answer is 400. When the payment step
+         *       Stripe not answering is 503. While Stripe answers, the completion holds a database connection: each
+         *       server process lets such payments take at most half its connections, one store at most half of those, so
+         *       a slow Stripe or one store's sale never holds what other requests and stores need; a completion that
+         *       finds no place within 5 s answers 503 `service_unavailable` with `Retry-After: 5`, nothing charged.
+         *       Without `stripe_secret_key` the answer is 400. When the payment step
          *       times out (the hold lapses), its PaymentIntent is cancelled at Stripe (a job at the end of the window,
          *       and whenever the lapsed checkout is next touched); a PaymentIntent that succeeds when its checkout can
          *       no longer become an order (the held units were sold meanwhile, or the checkout was paid with another

@@ -17,7 +17,8 @@ import {
   type OrderPaymentResource,
 } from '../orders/index.js';
 import { completeDraftIn, lockDraftForPayment } from '../draft-orders/index.js';
-import { paymentProviderOf, type PaymentOutcome, type ProviderName } from '../payments/index.js';
+import { paymentProviderOf, paymentsBusy, type PaymentOutcome, type ProviderName } from '../payments/index.js';
+import type { KeyedLimiter } from '../../shared/keyed-limiter.js';
 import { recordEmail } from '../platform/index.js';
 import type { CarrierAccess } from '../shipping/index.js';
 import { awaitsAction, findCheckout, type CheckoutKey } from './checkout-access.js';
@@ -33,10 +34,14 @@ import { lineDiscounts, type DiscountApplicationResource } from '../discounts/in
 
 type CheckoutComplete = components['schemas']['CheckoutComplete'];
 
-/** What completing needs of the process: whether e-mail is sent (SMTP), where the stripe provider's SDK calls. */
+/**
+ * What completing needs of the process: whether e-mail is sent (SMTP), where the stripe provider's SDK calls, and
+ * the places for payments through a provider outside the database (absent: unlimited).
+ */
 export interface CompletionOptions {
   smtp: boolean;
   stripeApiBase?: string;
+  paymentSlots?: KeyedLimiter;
 }
 
 /** What completing answers: the order (201), or the checkout whose payment waits for another step (202). */
@@ -60,7 +65,8 @@ const orderOf = (ctx: Ctx, db: Ctx['db'] | Tx, checkout: Checkout) =>
  * the second waits and answers the first's order. The units are held first (409 out_of_stock when short, nothing
  * paid); a declined payment answers 402 and rolls the hold back; a payment that needs another step keeps the hold
  * for the project's checkout_reservation_minutes and answers the checkout; a payment taken (or left pending by
- * `manual`) turns the hold into the order's deduction.
+ * `manual`) turns the hold into the order's deduction. Through Stripe, the transaction first takes a place among the
+ * process's payment places (payments/payment-slots.ts): 503 when none frees within 5 s, nothing charged.
  */
 export async function completeCheckout(
   ctx: Ctx,
@@ -82,91 +88,95 @@ export async function completeCheckout(
       );
     }
   }
-  return writeTx(ctx, {}, async (tx) => {
-    let checkout = await reopenIfLapsed(tx, ctx, await findCheckout(ctx, tx, key, true));
-    if (checkout.status === 'completed') return { order: await orderOf(ctx, tx, checkout) };
-    // The draft stays locked until commit: completed meanwhile, it answers 409 before anything is charged.
-    if (checkout.draftOrderId) await lockDraftForPayment(ctx, tx, checkout.draftOrderId);
-    else requireOrderable(checkout);
-    const lines = await linesOf(tx, checkout.id);
-    // Reductions priced again and code uses counted before anything is held or charged (409 usage_limit_reached).
-    checkout = await redeemCheckoutDiscounts(ctx, tx, checkout, lines);
-    const provider = paymentProviderOf(ctx.project, { apiBase: options.stripeApiBase });
-    let outcome: PaymentOutcome;
-    let until: Date;
-    // Store credit spent by this call (a payment step's credit was spent when the step started).
-    let credit = 0n;
-    if (awaitsAction(checkout)) {
-      until = checkout.reservedUntil!;
-      outcome = await provider.confirmPayment(checkout.paymentReference!);
-    } else {
-      until = new Date(Date.now() + ctx.project.checkoutReservationMinutes * 60_000);
-      // A draft's units are held by its own reservation (sendDraftOrder) and taken by its completion.
-      if (!checkout.draftOrderId)
-        await holdStock(
-          tx,
-          ctx,
-          { checkoutId: checkout.id },
-          demandsOf(lines),
-          until,
-          'in the checkout',
-          'out_of_stock',
-        );
-      credit = await creditForCompletion(tx, ctx, checkout, input?.store_credit);
-      const due = checkout.total - credit;
-      outcome =
-        due === 0n
-          ? PAID_WITH_CREDIT
-          : await provider.createPayment({
-              amount: Number(due),
-              currency: checkout.currency,
-              token: input?.payment?.token,
-              paymentMethod: input?.payment?.payment_method,
-              checkoutId: checkout.id,
-              projectId: ctx.project.id,
-              attempt: String(until.getTime()),
-            });
-    }
-    if (outcome.status === 'declined') {
-      const what =
-        provider.name === 'stripe'
-          ? `Stripe PaymentIntent ${outcome.reference ?? ''}`.trim()
-          : `test token ${input?.payment?.token}`;
-      throw new AppError(
-        'payment_declined',
-        `The payment was declined${input?.payment?.token || provider.name === 'stripe' ? ` (${what})` : ''}. Nothing was charged.`,
-        { field: provider.name === 'stripe' ? 'payment.payment_method' : 'payment.token' },
+  const complete = () => writeTx(ctx, {}, (tx) => completeLocked(tx, ctx, key, input, options));
+  // Stripe is called inside that transaction: the completion first takes one of the process's payment places.
+  const slots = ctx.project.paymentProvider === 'stripe' ? options.paymentSlots : undefined;
+  return slots ? slots.run(ctx.project.id, complete, paymentsBusy) : complete();
+}
+
+/** completeCheckout's transaction: under the checkout's lock, the payment and the order (or the payment step). */
+async function completeLocked(
+  tx: Tx,
+  ctx: Ctx,
+  key: CheckoutKey,
+  input: CheckoutComplete | undefined,
+  options: CompletionOptions,
+): Promise<Completion> {
+  let checkout = await reopenIfLapsed(tx, ctx, await findCheckout(ctx, tx, key, true));
+  if (checkout.status === 'completed') return { order: await orderOf(ctx, tx, checkout) };
+  // The draft stays locked until commit: completed meanwhile, it answers 409 before anything is charged.
+  if (checkout.draftOrderId) await lockDraftForPayment(ctx, tx, checkout.draftOrderId);
+  else requireOrderable(checkout);
+  const lines = await linesOf(tx, checkout.id);
+  // Reductions priced again and code uses counted before anything is held or charged (409 usage_limit_reached).
+  checkout = await redeemCheckoutDiscounts(ctx, tx, checkout, lines);
+  const provider = paymentProviderOf(ctx.project, { apiBase: options.stripeApiBase });
+  let outcome: PaymentOutcome;
+  let until: Date;
+  // Store credit spent by this call (a payment step's credit was spent when the step started).
+  let credit = 0n;
+  if (awaitsAction(checkout)) {
+    until = checkout.reservedUntil!;
+    outcome = await provider.confirmPayment(checkout.paymentReference!);
+  } else {
+    until = new Date(Date.now() + ctx.project.checkoutReservationMinutes * 60_000);
+    // A draft's units are held by its own reservation (sendDraftOrder) and taken by its completion.
+    if (!checkout.draftOrderId)
+      await holdStock(tx, ctx, { checkoutId: checkout.id }, demandsOf(lines), until, 'in the checkout', 'out_of_stock');
+    credit = await creditForCompletion(tx, ctx, checkout, input?.store_credit);
+    const due = checkout.total - credit;
+    outcome =
+      due === 0n
+        ? PAID_WITH_CREDIT
+        : await provider.createPayment({
+            amount: Number(due),
+            currency: checkout.currency,
+            token: input?.payment?.token,
+            paymentMethod: input?.payment?.payment_method,
+            checkoutId: checkout.id,
+            projectId: ctx.project.id,
+            attempt: String(until.getTime()),
+          });
+  }
+  if (outcome.status === 'declined') {
+    const what =
+      provider.name === 'stripe'
+        ? `Stripe PaymentIntent ${outcome.reference ?? ''}`.trim()
+        : `test token ${input?.payment?.token}`;
+    throw new AppError(
+      'payment_declined',
+      `The payment was declined${input?.payment?.token || provider.name === 'stripe' ? ` (${what})` : ''}. Nothing was charged.`,
+      { field: provider.name === 'stripe' ? 'payment.payment_method' : 'payment.token' },
+    );
+  }
+  if (outcome.status === 'requires_action') {
+    await returnCheckoutUses(ctx, tx, checkout);
+    const pending = await tx.checkout.update({
+      where: { id: checkout.id },
+      data: {
+        status: 'requires_action',
+        paymentProvider: provider.name,
+        paymentStatus: 'requires_action',
+        paymentReference: outcome.reference,
+        paymentClientSecret: outcome.clientSecret ?? null,
+        reservedUntil: until,
+        ...(await holdCredit(tx, ctx, checkout, credit, until)),
+        updatedAt: new Date(),
+      },
+    });
+    // Once the hold ends: the step is ended and its PaymentIntent cancelled, unless the checkout became an order.
+    if (provider.name === 'stripe' && outcome.reference && !awaitsAction(checkout)) {
+      await ctx.jobs.enqueue(
+        tx,
+        'cancel-checkout-payment',
+        { v: 1, projectId: ctx.project.id, checkoutId: checkout.id, reference: outcome.reference },
+        { startAfter: until },
       );
     }
-    if (outcome.status === 'requires_action') {
-      await returnCheckoutUses(ctx, tx, checkout);
-      const pending = await tx.checkout.update({
-        where: { id: checkout.id },
-        data: {
-          status: 'requires_action',
-          paymentProvider: provider.name,
-          paymentStatus: 'requires_action',
-          paymentReference: outcome.reference,
-          paymentClientSecret: outcome.clientSecret ?? null,
-          reservedUntil: until,
-          ...(await holdCredit(tx, ctx, checkout, credit, until)),
-          updatedAt: new Date(),
-        },
-      });
-      // Once the hold ends: the step is ended and its PaymentIntent cancelled, unless the checkout became an order.
-      if (provider.name === 'stripe' && outcome.reference && !awaitsAction(checkout)) {
-        await ctx.jobs.enqueue(
-          tx,
-          'cancel-checkout-payment',
-          { v: 1, projectId: ctx.project.id, checkoutId: checkout.id, reference: outcome.reference },
-          { startAfter: until },
-        );
-      }
-      return { pending: { checkout: pending, lines } };
-    }
-    const payment = { provider: provider.name, outcome, storeCredit: credit };
-    return { order: await placeOrder(tx, ctx, checkout, lines, payment, options) };
-  });
+    return { pending: { checkout: pending, lines } };
+  }
+  const payment = { provider: provider.name, outcome, storeCredit: credit };
+  return { order: await placeOrder(tx, ctx, checkout, lines, payment, options) };
 }
 
 /** The outcome of a total paid in full with store credit: no provider is called. */

@@ -66,6 +66,7 @@ export const checkoutHandlers = {
     const done = await completeCheckout(input.ctx, keyOf(input), input.body, carrierAccessOf(input.deps), {
       smtp: Boolean(input.deps.config.smtpUrl),
       stripeApiBase: input.deps.config.stripeApiBase,
+      paymentSlots: input.deps.paymentSlots,
     });
     if ('order' in done) return { status: 201, body: { data: toOrderResource(done.order) } };
     return { status: 202, body: envelope(done.pending) };

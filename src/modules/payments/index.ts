@@ -10,3 +10,4 @@ export {
   type RefundRequest,
 } from './payment-provider.types.js';
 export { stripeClient, stripeSdk, type StripeEndpoint } from './stripe-provider.js';
+export { paymentSlotsFor, paymentsBusy } from './payment-slots.js';
