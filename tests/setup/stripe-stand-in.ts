@@ -16,6 +16,15 @@ import { randomBytes } from 'node:crypto';
  * 500 api_error (Stripe down). The real `stripe` package talks to it through its host/port/protocol options. It is
  * not Stripe: only these calls and fields.
  */
+/** A project paying through the stand-in: its test keys, and checkouts unlimited per address (tests make many from one). */
+export const STRIPE_PROJECT = {
+  currency: 'EUR',
+  payment_provider: 'stripe' as const,
+  stripe_secret_key: 'sk_test_51StandInKey0123456789abcdef',
+  stripe_webhook_secret: 'whsec_standInSigningSecret0123456789',
+  checkouts_per_ip_per_minute: 1_000_000,
+};
+
 export interface StripeStandIn {
   /** http://127.0.0.1:<port>, for STRIPE_API_BASE (config.stripeApiBase). */
   base: string;

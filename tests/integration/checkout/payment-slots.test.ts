@@ -4,7 +4,7 @@ import { createProduct } from '../../factories/catalog.factory.js';
 import { BERLIN, startCheckout, type StartedCheckout } from '../../factories/checkout.factory.js';
 import { storefront } from '../../factories/customer-auth.factory.js';
 import { createProject, type CreatedProject } from '../../factories/project.factory.js';
-import { startStripeStandIn, type StripeStandIn } from '../../setup/stripe-stand-in.js';
+import { startStripeStandIn, STRIPE_PROJECT, type StripeStandIn } from '../../setup/stripe-stand-in.js';
 import { useApp } from '../../setup/store.js';
 
 // A completion through Stripe holds a pooled connection for Stripe's latency. The pool is the process's, shared by
@@ -26,13 +26,7 @@ interface Store {
 }
 
 async function stripeStore(): Promise<Store> {
-  const project = await createProject(app, {
-    currency: 'EUR',
-    payment_provider: 'stripe',
-    stripe_secret_key: 'sk_test_51StandInKey0123456789abcdef',
-    stripe_webhook_secret: 'whsec_standInSigningSecret0123456789',
-    checkouts_per_ip_per_minute: 1_000_000,
-  });
+  const project = await createProject(app, STRIPE_PROJECT);
   return {
     project,
     api: app.client(project.keys.secret_test.token),

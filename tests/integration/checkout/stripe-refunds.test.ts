@@ -7,7 +7,7 @@ import { BERLIN, startCheckout, type StartedCheckout } from '../../factories/che
 import { storefront } from '../../factories/customer-auth.factory.js';
 import { createProject, type CreatedProject } from '../../factories/project.factory.js';
 import { byId } from '../../setup/requests.js';
-import { startStripeStandIn, type StripeStandIn } from '../../setup/stripe-stand-in.js';
+import { startStripeStandIn, STRIPE_PROJECT, type StripeStandIn } from '../../setup/stripe-stand-in.js';
 import { useApp } from '../../setup/store.js';
 
 // Refunds, cancellations and automatic refunds through the real `stripe` package against the local stand-in of
@@ -19,8 +19,7 @@ beforeAll(async () => {
 afterAll(async () => stand.close());
 const app = useApp(() => ({ config: { stripeApiBase: stand.base } }));
 
-const SECRET_KEY = 'sk_test_51StandInKey0123456789abcdef';
-const WEBHOOK_SECRET = 'whsec_standInSigningSecret0123456789';
+const { stripe_secret_key: SECRET_KEY, stripe_webhook_secret: WEBHOOK_SECRET } = STRIPE_PROJECT;
 
 interface Shop {
   project: CreatedProject;
@@ -31,11 +30,7 @@ interface Shop {
 
 async function newShop(units = 5): Promise<Shop> {
   const project = await createProject(app, {
-    currency: 'EUR',
-    payment_provider: 'stripe',
-    stripe_secret_key: SECRET_KEY,
-    stripe_webhook_secret: WEBHOOK_SECRET,
-    checkouts_per_ip_per_minute: 1_000_000,
+    ...STRIPE_PROJECT,
   });
   const api = app.client(project.keys.secret_test.token);
   const product = await createProduct(api, { title: 'Trail Runner 2', variants: [{ title: 'EU 42', price: 9900 }] });

@@ -8,7 +8,7 @@ import { registerCustomer, signedIn, storefront } from '../../factories/customer
 import { createProject, type CreatedProject } from '../../factories/project.factory.js';
 import { balanceOf, issueCredit } from '../../factories/store-credit.factory.js';
 import { byId } from '../../setup/requests.js';
-import { startStripeStandIn, type StripeStandIn } from '../../setup/stripe-stand-in.js';
+import { startStripeStandIn, STRIPE_PROJECT, type StripeStandIn } from '../../setup/stripe-stand-in.js';
 import { useApp } from '../../setup/store.js';
 
 // Store credit next to the stripe provider (completeCheckout's store_credit, createOrderRefund's store credit part),
@@ -20,7 +20,7 @@ beforeAll(async () => {
 afterAll(async () => stand.close());
 const app = useApp(() => ({ config: { stripeApiBase: stand.base } }));
 
-const WEBHOOK_SECRET = 'whsec_standInSigningSecret0123456789';
+const WEBHOOK_SECRET = STRIPE_PROJECT.stripe_webhook_secret;
 
 interface Shop {
   project: CreatedProject;
@@ -31,13 +31,9 @@ interface Shop {
 /** A Stripe project (with a store domain, so customers sign in) selling one variant of 9900 with `units` in stock. */
 async function newShop(units = 5): Promise<Shop> {
   const project = await createProject(app, {
-    currency: 'EUR',
+    ...STRIPE_PROJECT,
     domain: 'shop.example.com',
     domain_verified: true,
-    payment_provider: 'stripe',
-    stripe_secret_key: 'sk_test_51StandInKey0123456789abcdef',
-    stripe_webhook_secret: WEBHOOK_SECRET,
-    checkouts_per_ip_per_minute: 1_000_000,
   });
   const api = app.client(project.keys.secret_test.token);
   const product = await createProduct(api, { title: 'Trail Runner 2', variants: [{ title: 'EU 42', price: 9900 }] });

@@ -5,7 +5,7 @@ import { createProduct } from '../../factories/catalog.factory.js';
 import { BERLIN, startCheckout, type StartedCheckout } from '../../factories/checkout.factory.js';
 import { storefront } from '../../factories/customer-auth.factory.js';
 import { createProject, type CreatedProject } from '../../factories/project.factory.js';
-import { startStripeStandIn, type StripeStandIn } from '../../setup/stripe-stand-in.js';
+import { startStripeStandIn, STRIPE_PROJECT, type StripeStandIn } from '../../setup/stripe-stand-in.js';
 import { useApp } from '../../setup/store.js';
 
 // The real `stripe` package against a local stand-in of Stripe's API (tests/setup/stripe-stand-in.ts).
@@ -16,8 +16,7 @@ beforeAll(async () => {
 afterAll(async () => stand.close());
 const app = useApp(() => ({ config: { stripeApiBase: stand.base } }));
 
-const SECRET_KEY = 'sk_test_51StandInKey0123456789abcdef';
-const WEBHOOK_SECRET = 'whsec_standInSigningSecret0123456789';
+const { stripe_secret_key: SECRET_KEY, stripe_webhook_secret: WEBHOOK_SECRET } = STRIPE_PROJECT;
 
 interface Shop {
   project: CreatedProject;
@@ -27,11 +26,7 @@ interface Shop {
 
 async function newShop(): Promise<Shop> {
   const project = await createProject(app, {
-    currency: 'EUR',
-    payment_provider: 'stripe',
-    stripe_secret_key: SECRET_KEY,
-    stripe_webhook_secret: WEBHOOK_SECRET,
-    checkouts_per_ip_per_minute: 1_000_000,
+    ...STRIPE_PROJECT,
   });
   return {
     project,
