@@ -14,10 +14,10 @@ export function paymentSlotsFor(poolSize: number): KeyedLimiter {
   return new KeyedLimiter(total, Math.max(1, Math.ceil(total / 2)), CONNECT_TIMEOUT_MS);
 }
 
-/** 503 service_unavailable with Retry-After: every place for a store's payments stayed taken (nothing was charged). */
+/** 503 service_unavailable with Retry-After: no place for the payment freed within the wait (nothing was charged). */
 export const paymentsBusy = (): AppError =>
   new AppError(
     'service_unavailable',
-    `Too many payments of this store are under way right now; nothing was charged. Retry in ${DATABASE_RETRY_AFTER_SECONDS} seconds.`,
+    `Too many payments through the payment provider are under way on this server right now; nothing was charged. Retry in ${DATABASE_RETRY_AFTER_SECONDS} seconds.`,
     { headers: { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) } },
   );
