@@ -87,7 +87,8 @@ export async function startProcess(options: ProcessOptions): Promise<RunningProc
   let stopping: Promise<void> | undefined;
   const stop = () => (stopping ??= stopParts(parts, log));
   try {
-    const db = createDatabase(databaseUrl, options.poolSize, { namedStatements: directUrl === databaseUrl });
+    const poolSize = options.poolSize ?? DEFAULT_POOL_SIZE;
+    const db = createDatabase(databaseUrl, poolSize, { namedStatements: directUrl === databaseUrl });
     parts.push({ name: 'database pool', stop: () => db.$disconnect() });
     const replicas =
       config.databaseReplicaUrls.length > 0
@@ -137,7 +138,7 @@ export async function startProcess(options: ProcessOptions): Promise<RunningProc
       ...base,
       jobs,
       rateLimiter: config.rateLimits ? new RateLimiter(db) : undefined,
-      paymentSlots: paymentSlotsFor(options.poolSize ?? DEFAULT_POOL_SIZE),
+      paymentSlots: paymentSlotsFor(poolSize),
     };
     if (config.metricsPort !== undefined) {
       const unready = async (scope?: 'jobs') =>

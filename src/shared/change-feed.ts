@@ -20,6 +20,10 @@ export class ChangeFeed {
   private readonly syncs = new Map<string, (heard: boolean) => void>();
   private readonly syncPrefix = randomBytes(6).toString('hex');
   private syncCount = 0;
+  /** The self-notification the next callers of sync() share, until it is sent. */
+  private nextSync: Promise<boolean> | undefined;
+  /** The self-notification being sent (settled when none is). */
+  private sending: Promise<unknown> = Promise.resolve();
   private client: pg.Client | undefined;
   private isListening = false;
   private closed = false;
@@ -54,10 +58,6 @@ export class ChangeFeed {
       return this.notifySelf();
     }));
   }
-  /** The self-notification the next callers of sync() share, until it is sent. */
-  private nextSync: Promise<boolean> | undefined;
-  /** The self-notification being sent (settled when none is). */
-  private sending: Promise<unknown> = Promise.resolve();
 
   /** Sends one self-notification and resolves once it is heard (true) or cannot be (false). */
   private async notifySelf(): Promise<boolean> {
