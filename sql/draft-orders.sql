@@ -15,7 +15,7 @@ lower(customer_email) = lower(${query.customer_email})
 SELECT id FROM draft_orders WHERE id = ${id} AND project_id = ${ctx.project.id} FOR UPDATE;
 
 -- src/modules/draft-orders/draft-orders.reservations.ts: releaseExpiredReservations
-SELECT id FROM draft_orders WHERE id = ${draftOrderId} FOR UPDATE;
+SELECT id FROM draft_orders WHERE project_id = ${projectId} AND id = ${draftOrderId} FOR UPDATE;
 
 -- src/modules/draft-orders/draft-orders.statements.ts: draftPages [builder call]
 -- built by:
@@ -37,4 +37,4 @@ SELECT ${selectList(ITEM_COLUMNS)} FROM draft_line_items
 WHERE draft_order_id = $1 AND EXISTS (SELECT 1 FROM completable) ORDER BY position;
 
 -- src/modules/draft-orders/draft-orders.write.ts: findDraftOrder
-SELECT id FROM draft_orders WHERE id = ${id} FOR UPDATE;
+SELECT id FROM draft_orders WHERE project_id = ${ctx.project.id} AND id = ${id} FOR UPDATE;

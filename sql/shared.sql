@@ -76,7 +76,7 @@ WITH "page" AS MATERIALIZED (SELECT "${table}".*${children.pageColumns ? `, ${ch
 SELECT ${selected} ${text};
 
 -- src/shared/write.ts: lockRows
-SELECT id FROM ${from} WHERE id = ANY(${[...new Set(rows.ids)].sort()}) ORDER BY id FOR UPDATE;
+SELECT id FROM ${from} WHERE project_id = ${rows.projectId} AND id = ANY(${[...new Set(rows.ids)].sort()}) ORDER BY id FOR UPDATE;
 
 -- src/shared/write.ts: lockRows (2)
 SELECT id FROM ${from} WHERE project_id = ${rows.projectId} AND deleted_at IS NULL ORDER BY id FOR UPDATE;

@@ -63,18 +63,19 @@ export type LockableTable =
   | 'navigation_menus';
 
 /**
- * Locks rows for the rest of the transaction, always in id order so concurrent writers cannot deadlock:
- * the given ids, or every live row of the project.
+ * Locks rows of the project for the rest of the transaction, always in id order so concurrent writers cannot
+ * deadlock: those of the given ids (another project's id locks nothing, so no request waits on another project's
+ * writes), or every live row of the project.
  */
 export async function lockRows(
   tx: Tx,
   table: LockableTable,
-  rows: { ids: string[] } | { projectId: string },
+  rows: { projectId: string; ids?: string[] },
 ): Promise<void> {
   const from = Prisma.raw(table);
-  if ('ids' in rows) {
+  if (rows.ids) {
     if (rows.ids.length === 0) return;
-    await tx.$queryRaw`SELECT id FROM ${from} WHERE id = ANY(${[...new Set(rows.ids)].sort()}) ORDER BY id FOR UPDATE`;
+    await tx.$queryRaw`SELECT id FROM ${from} WHERE project_id = ${rows.projectId} AND id = ANY(${[...new Set(rows.ids)].sort()}) ORDER BY id FOR UPDATE`;
   } else {
     await tx.$queryRaw`SELECT id FROM ${from} WHERE project_id = ${rows.projectId} AND deleted_at IS NULL ORDER BY id FOR UPDATE`;
   }

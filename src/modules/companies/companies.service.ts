@@ -69,7 +69,7 @@ export async function findCompany(
   expand: CompanyExpand = {},
   lock = false,
 ): Promise<CompanyRow> {
-  if (lock) await lockRows(db, 'companies', { ids: [id] });
+  if (lock) await lockRows(db, 'companies', { projectId: ctx.project.id, ids: [id] });
   const include = companyInclude(expand);
   return findOwned(
     ctx,

@@ -62,7 +62,7 @@ async function issueResetLink(ctx: Ctx, email: string, options: { smtp: boolean 
   const expiresAt = new Date(createdAt.getTime() + RESET_TOKEN_TTL_HOURS * 3600 * 1000);
   await writeTx(ctx, {}, async (tx) => {
     // The customer's row lock makes concurrent requests for one account see each other's link.
-    await lockRows(tx, 'customers', { ids: [customer.id] });
+    await lockRows(tx, 'customers', { projectId: ctx.project.id, ids: [customer.id] });
     const recent = await tx.passwordResetToken.findFirst({
       where: {
         customerId: customer.id,

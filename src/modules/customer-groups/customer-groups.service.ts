@@ -20,7 +20,7 @@ const HANDLE_TAKEN = { handle: { field: 'handle', message: 'Another customer gro
 /** The live group of the project; 404 "Customer group not found." otherwise. With `lock`, its row stays locked for the transaction. */
 export async function findGroup(ctx: Ctx, db: Database | Tx, id: string, lock = false): Promise<CustomerGroup> {
   // Serialises membership changes, metadata merges and the delete of one group.
-  if (lock) await lockRows(db, 'customer_groups', { ids: [id] });
+  if (lock) await lockRows(db, 'customer_groups', { projectId: ctx.project.id, ids: [id] });
   return findOwned(ctx, db.customerGroup, id, 'Customer group not found.');
 }
 

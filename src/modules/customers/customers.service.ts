@@ -48,7 +48,7 @@ const ADDRESS_ORDER = [
 /** The live customer of the project; 404 "Customer not found." otherwise. With `lock`, its row stays locked for the transaction. */
 export async function findCustomer(ctx: Ctx, db: Database | Tx, id: string, lock = false): Promise<Customer> {
   // Serialises writes that keep a per-customer invariant (one default address, order figures).
-  if (lock) await lockRows(db, 'customers', { ids: [id] });
+  if (lock) await lockRows(db, 'customers', { projectId: ctx.project.id, ids: [id] });
   return findOwned(ctx, db.customer, id, 'Customer not found.');
 }
 

@@ -13,9 +13,9 @@ import { updatedAtAfterStockMove } from './stock-visibility.js';
 /** A level (its `available` column is on hand) with the units live reservations hold there. */
 export type ReservedLevel = InventoryLevel & { reserved: number };
 
-/** Locks the variants (in id order, so concurrent writers cannot deadlock) for the rest of the transaction. */
-export async function lockVariants(tx: Tx, variantIds: string[]): Promise<void> {
-  await lockRows(tx, 'variants', { ids: variantIds });
+/** Locks the project's variants of these ids (in id order, so concurrent writers cannot deadlock) for the rest of the transaction. */
+export async function lockVariants(tx: Tx, projectId: string, variantIds: string[]): Promise<void> {
+  await lockRows(tx, 'variants', { projectId, ids: variantIds });
 }
 
 /**
@@ -101,7 +101,7 @@ export async function setInventoryLevels(ctx: Ctx, inputs: LevelInput[]): Promis
   const variantIds = [...new Set(inputs.map((input) => input.variant_id))];
   const locationIds = [...new Set(inputs.map((input) => input.location_id))];
   return writeTx(ctx, {}, async (tx) => {
-    await lockVariants(tx, variantIds);
+    await lockVariants(tx, projectId, variantIds);
     const variants = new Map<string, Variant>();
     for (const id of variantIds) variants.set(id, await findVariant(ctx, tx, id));
     for (const id of locationIds) await stockLocation(ctx, tx, id, 'location_id');

@@ -28,7 +28,7 @@ export const reservedAt = (reserved: Map<string, number>, variantId: string, loc
  * (available minus live reservations, never below 0) by `levelKey`.
  */
 export async function lockedStock(tx: Tx, ctx: Ctx, variantIds: string[]) {
-  await lockRows(tx, 'variants', { ids: variantIds });
+  await lockRows(tx, 'variants', { projectId: ctx.project.id, ids: variantIds });
   const variants = new Map(
     (
       await tx.variant.findMany({

@@ -32,7 +32,7 @@ async function addUnits(
   const units = allocations.filter((allocation) => allocation.quantity > 0);
   if (units.length === 0) return;
   const ids = [...new Set(units.map((allocation) => allocation.variant_id))];
-  await lockVariants(tx, ids);
+  await lockVariants(tx, ctx.project.id, ids);
   const variants = await tx.variant.findMany({ where: { id: { in: ids }, projectId: ctx.project.id } });
   const live = new Set(variants.map((variant) => variant.id));
   const locations = new Set(

@@ -25,7 +25,7 @@ export async function transferInventory(ctx: Ctx, sourceId: string, destinationI
 
     const levels = await tx.inventoryLevel.findMany({ where: { locationId: sourceId }, select: { variantId: true } });
     const variantIds = levels.map((l) => l.variantId);
-    await lockVariants(tx, variantIds);
+    await lockVariants(tx, projectId, variantIds);
     const before = await tx.variant.findMany({ where: { id: { in: variantIds } } });
     // The levels read above move (their variants are locked); each gets one adjustment out and one in.
     const outIds = variantIds.map(() => newId('iadj_'));

@@ -32,7 +32,7 @@ export async function findMenu(ctx: Ctx, db: Database | Tx, idOrHandle: string, 
     : { projectId: ctx.project.id, handle: idOrHandle };
   const found = await db.navigationMenu.findFirst({ where, select: { id: true } });
   if (!found) throw notFound('Navigation menu not found.');
-  if (lock) await lockRows(db, 'navigation_menus', { ids: [found.id] });
+  if (lock) await lockRows(db, 'navigation_menus', { projectId: ctx.project.id, ids: [found.id] });
   const menu = await db.navigationMenu.findUnique({ where: { id: found.id } });
   if (!menu) throw notFound('Navigation menu not found.');
   return menu;

@@ -41,7 +41,7 @@ const SORTS: SortColumns<'listOrders'> = {
 
 /** The order of the project; 404 "Order not found." otherwise. With `lock`, its row stays locked for the transaction. */
 export async function findOrder(ctx: Ctx, db: Ctx['db'] | Tx, id: string, lock = false): Promise<Order> {
-  if (lock) await db.$queryRaw`SELECT id FROM orders WHERE id = ${id} FOR UPDATE`;
+  if (lock) await db.$queryRaw`SELECT id FROM orders WHERE project_id = ${ctx.project.id} AND id = ${id} FOR UPDATE`;
   return findOwned(ctx, db.order, id, 'Order not found.');
 }
 

@@ -31,7 +31,7 @@ const SLUG_TAKEN = { slug: { field: 'slug', message: 'Another price list already
 
 /** The price list of the project with its price count; 404 "Price list not found." otherwise. With `lock`, its row stays locked for the transaction. */
 export async function findPriceList(ctx: Ctx, db: Database | Tx, id: string, lock = false): Promise<PriceListRow> {
-  if (lock) await lockRows(db, 'price_lists', { ids: [id] });
+  if (lock) await lockRows(db, 'price_lists', { projectId: ctx.project.id, ids: [id] });
   return findOwned(
     ctx,
     { findUnique: (args) => db.priceList.findUnique({ ...args, include: PRICE_LIST_INCLUDE }) },

@@ -38,7 +38,7 @@ export async function findPurchaseOrder(
   id: string,
   lock = false,
 ): Promise<PurchaseOrderRow> {
-  if (lock) await lockRows(db, 'purchase_orders', { ids: [id] });
+  if (lock) await lockRows(db, 'purchase_orders', { projectId: ctx.project.id, ids: [id] });
   return findOwned(
     ctx,
     { findUnique: (args) => db.purchaseOrder.findUnique({ ...args, include: LINES_IN_ORDER }) },

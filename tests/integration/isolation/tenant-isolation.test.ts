@@ -4,14 +4,15 @@
  * (./id-operations.ts), never by a hand list:
  * - every operation that takes an id (path, body reference or query filter) is called with project B's key
  *   on project A's ids: a path id answers 404 not_found, a body reference 400 naming the field, a query
- *   filter finds nothing of A's; no answer carries an id of A's the request did not send; and A's rows in
- *   every table are the same afterwards (a snapshot of the whole public schema without B's rows);
+ *   filter finds nothing of A's; no answer carries an id of A's the request did not send; A's rows in
+ *   every table are the same afterwards (a snapshot of the whole public schema without B's rows); and while
+ *   each request runs, A's rows are held as A's own writer holds them, so no request of B's waits on A's locks;
  * - A's publishable key on every secret-key operation answers 403 forbidden and changes nothing;
  * - A's customer credentials (access, refresh and reset tokens, password) through B's publishable key are
  *   answered exactly as unknown ones are, and change nothing of A's;
  * - the operator API (platform token) refuses B's secret key.
  */
-import { beforeAll, describe, expect, test } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { operationIndex, type OperationMeta } from '../../../src/generated/operations.js';
 import { deriveIdOperations, exampleBodyOf, metafieldReferenceTypes, type IdOperation } from './id-operations.js';
 import { populate, SHARED_SLUG, type Tenant } from './populate.js';
@@ -227,11 +228,67 @@ describe('the sweep covers every id-taking operation of the index', () => {
   });
 });
 
+/**
+ * Holds every row of A's ids (in whichever table) as an UPDATE of A's own holds it (FOR NO KEY UPDATE) until the
+ * returned release is called: a request of B's that locks one of them (a row lock taken by the id before the
+ * project is checked) waits for the release.
+ */
+async function holdRowsOfA(): Promise<() => Promise<void>> {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let held!: () => void;
+  const holding = new Promise<void>((resolve) => (held = resolve));
+  const holder = app.deps.db.$transaction(
+    async (tx) => {
+      const tables = await tx.$queryRawUnsafe<Array<{ table_name: string }>>(
+        `SELECT table_name FROM information_schema.columns WHERE table_schema = 'public' AND column_name = 'id'
+           AND data_type = 'text' AND table_name IN (SELECT table_name FROM information_schema.tables
+             WHERE table_schema = 'public' AND table_type = 'BASE TABLE')`,
+      );
+      for (const { table_name } of tables)
+        await tx.$queryRawUnsafe(
+          `SELECT 1 FROM "${table_name}" WHERE id = ANY($1) FOR NO KEY UPDATE`,
+          Object.values(A.ids),
+        );
+      held();
+      await released;
+    },
+    { timeout: 3_600_000, maxWait: 10_000 },
+  );
+  await Promise.race([holding, holder]);
+  return async () => {
+    release();
+    await holder;
+  };
+}
+
+/** B's answer; fails naming the request when none came within 15 s (it waits on a row of A's that is held). */
+async function unqueued(request: string, answer: Promise<Answer>): Promise<Answer> {
+  let timer: NodeJS.Timeout | undefined;
+  const waited = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${request} waited 15 s on a row of A's that A's writer holds`)), 15_000);
+  });
+  try {
+    return await Promise.race([answer, waited]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 describe("B's key on A's ids", () => {
+  let releaseRowsOfA: () => Promise<void>;
+  beforeAll(async () => {
+    releaseRowsOfA = await holdRowsOfA();
+  });
+  afterAll(() => releaseRowsOfA());
+
   test.each(sweep.map((c) => [c.title, c] as const))('%s', async (_title, c) => {
     const { path, query, body } = requestOf(c);
     const key = c.key === 'secret' ? B.keys.secret_test.token : B.keys.publishable_test.token;
-    const answer = await send(c.io.op.method, path + query, { Authorization: `Bearer ${key}` }, body);
+    const answer = await unqueued(
+      `${c.io.op.method} ${path}${query}`,
+      send(c.io.op.method, path + query, { Authorization: `Bearer ${key}` }, body),
+    );
     const changes = await changesOfA();
     const sent = path + query + JSON.stringify(body ?? null);
     const request = `${c.io.op.method} ${path}${query} ${body === undefined ? '' : JSON.stringify(body)}`;
