@@ -72,7 +72,18 @@ export async function refundUnplaced(
   return settleUnplaced(ctx, { id: record.id }, outcome);
 }
 
-/** Keeps a provider's answer on the unplaced payment's refund (`id`, or the provider's refund `reference`). */
+/** The refund states an answer may move a record from: pending, then succeeded or failed (Stripe may fail a succeeded one). */
+const MOVES_FROM: Record<RefundOutcome['status'], string[]> = {
+  pending: [],
+  succeeded: ['pending'],
+  failed: ['pending', 'succeeded'],
+};
+
+/**
+ * Keeps a provider's answer on the unplaced payment's refund (`id`, or the provider's refund `reference`). The move
+ * is one conditional UPDATE, so of two answers arriving together neither undoes the other: a failed refund never
+ * ends recorded as succeeded. An answer that moves nothing still records the refund's reference when none is kept.
+ */
 export async function settleUnplaced(
   ctx: Ctx,
   which: { id?: string; refundReference?: string },
@@ -85,19 +96,16 @@ export async function settleUnplaced(
     },
   });
   if (!record) return null;
-  // A refund's answer only moves forward: pending, then succeeded or failed (Stripe may fail a succeeded one).
-  const moves =
-    record.refundStatus === 'pending' ? ['succeeded', 'failed'] : record.refundStatus === 'succeeded' ? ['failed'] : [];
-  if (!moves.includes(outcome.status)) {
-    if (record.refundReference !== null || outcome.reference === null) return record;
-    return ctx.db.unplacedPayment.update({ where: { id: record.id }, data: { refundReference: outcome.reference } });
-  }
-  return ctx.db.unplacedPayment.update({
-    where: { id: record.id },
+  const reference = outcome.reference === null ? {} : { refundReference: outcome.reference };
+  const moved = await ctx.db.unplacedPayment.updateMany({
+    where: { id: record.id, refundStatus: { in: MOVES_FROM[outcome.status] } },
     data: {
       refundStatus: outcome.status,
-      refundReference: outcome.reference ?? record.refundReference,
+      ...reference,
       failureReason: outcome.status === 'failed' ? (outcome.failureReason ?? null) : null,
     },
   });
+  if (moved.count === 0 && outcome.reference !== null)
+    await ctx.db.unplacedPayment.updateMany({ where: { id: record.id, refundReference: null }, data: reference });
+  return ctx.db.unplacedPayment.findUnique({ where: { id: record.id } });
 }

@@ -276,6 +276,42 @@ describe('a lapsed payment step', () => {
   });
 });
 
+describe("an unplaced payment's refund events", () => {
+  test('refund.failed and a succeeded refund.updated arriving together end failed, whichever lands last', async () => {
+    const shop = await newShop();
+    const projectId = shop.project.project.id;
+    // Pending refunds of unplaced payments, as refundUnplaced leaves them while Stripe has not settled them.
+    const ids = Array.from({ length: 20 }, (_, i) => `upay_race${String(i).padStart(4, '0')}`);
+    await app.deps.db.unplacedPayment.createMany({
+      data: ids.map((id, i) => ({
+        id,
+        projectId,
+        checkoutId: `chk_race${i}`,
+        provider: 'stripe',
+        reference: `pi_race${i}`,
+        amount: 9900n,
+        currency: 'EUR',
+        refundStatus: 'pending',
+      })),
+    });
+    const answers = await Promise.all(
+      ids.flatMap((id, i) => {
+        const refund = { id: `re_race${i}`, object: 'refund', amount: 9900, metadata: { unplaced_payment_id: id } };
+        return [
+          postEvent(shop, 'refund.failed', { ...refund, status: 'failed', failure_reason: 'declined' }),
+          postEvent(shop, 'refund.updated', { ...refund, status: 'succeeded' }),
+        ];
+      }),
+    );
+    expect(answers.map((answer) => answer.status).filter((status) => status !== 200)).toEqual([]);
+    const records = await app.deps.db.unplacedPayment.findMany({ where: { projectId }, orderBy: { id: 'asc' } });
+    expect(records.map((record) => [record.id, record.refundStatus, record.failureReason])).toEqual(
+      ids.map((id) => [id, 'failed', 'declined']),
+    );
+    expect(records.map((record) => record.refundReference)).toEqual(ids.map((_, i) => `re_race${i}`));
+  });
+});
+
 describe('payment_provider stripe without a secret key', () => {
   test('is refused with 400 at creation and when the key would be removed', async () => {
     const created = await app.platform.POST('/platform/v1/projects', {
