@@ -7560,8 +7560,9 @@ export interface components {
         /**
          * @description The error body of completeCheckout's 402 and 409 answers: as `Error`, with the codes `payment_declined` (402:
          *     the provider declined the payment; nothing was written or charged), `out_of_stock` (409: a variant is short;
-         *     `field` names it), `conflict` (409: the Idempotency-Key is in use or was sent with another request, or the
-         *     checkout's payment waits for another step), `checkout_locked` (409: the checkout pays a draft order, whose
+         *     `field` names it), `conflict` (409: the Idempotency-Key is in use or was sent with another request, the
+         *     checkout's payment waits for another step, or the checkout changed while it was being completed: review
+         *     it and complete it again; nothing was charged), `checkout_locked` (409: the checkout pays a draft order, whose
          *     lines, prices, addresses and shipping cannot be changed), `draft_order_completed` (409: the draft order
          *     was completed, or cannot be paid online; nothing was charged), `usage_limit_reached` (409: a discount code's
          *     total or per-customer usage limit is used up; nothing was written or charged) and `insufficient_store_credit`
@@ -28044,7 +28045,7 @@ export interface operations {
             };
             403: components["responses"]["PublishableKeyForbidden"];
             404: components["responses"]["CheckoutNotFound"];
-            /** @description A variant is short of stock (`out_of_stock`, nothing written or charged), the checkout pays a draft order that was completed meanwhile (`draft_order_completed`, nothing charged), or the Idempotency-Key conflicts. */
+            /** @description A variant is short of stock (`out_of_stock`, nothing written or charged), the checkout pays a draft order that was completed meanwhile (`draft_order_completed`, nothing charged), the checkout changed while it was being completed (`conflict`, nothing charged; complete it again), or the Idempotency-Key conflicts. */
             409: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];

@@ -55,6 +55,16 @@ function requireOrderable(checkout: Checkout): void {
     throw invalidField('shipping_address', 'Set a shipping address before completing the checkout.');
 }
 
+/**
+ * 409 conflict: the checkout (its address or lines) changed between the shipping rate check and the lock, so whether
+ * its zone wants a rate chosen is not known any more.
+ */
+const changedMeanwhile = () =>
+  new AppError(
+    'conflict',
+    'The checkout changed while it was being completed; review it (its shipping rate) and complete it again. Nothing was charged.',
+  );
+
 /** The order of a completed checkout. */
 const orderOf = (ctx: Ctx, db: Ctx['db'] | Tx, checkout: Checkout) =>
   db.order.findFirstOrThrow({ where: { id: checkout.orderId!, projectId: ctx.project.id } });
@@ -88,17 +98,21 @@ export async function completeCheckout(
       );
     }
   }
-  const complete = () => writeTx(ctx, {}, (tx) => completeLocked(tx, ctx, key, input, options));
+  const complete = () => writeTx(ctx, {}, (tx) => completeLocked(tx, ctx, key, seen, input, options));
   // Stripe is called inside that transaction: the completion first takes one of the process's payment places.
   const slots = ctx.project.paymentProvider === 'stripe' ? options.paymentSlots : undefined;
   return slots ? slots.run(ctx.project.id, complete, paymentsBusy) : complete();
 }
 
-/** completeCheckout's transaction: under the checkout's lock, the payment and the order (or the payment step). */
+/**
+ * completeCheckout's transaction: under the checkout's lock, the payment and the order (or the payment step). `seen`
+ * is the checkout as its shipping rate was checked before the lock.
+ */
 async function completeLocked(
   tx: Tx,
   ctx: Ctx,
   key: CheckoutKey,
+  seen: Checkout,
   input: CheckoutComplete | undefined,
   options: CompletionOptions,
 ): Promise<Completion> {
@@ -106,7 +120,10 @@ async function completeLocked(
   if (checkout.status === 'completed') return { order: await orderOf(ctx, tx, checkout) };
   // The draft stays locked until commit: completed meanwhile, it answers 409 before anything is charged.
   if (checkout.draftOrderId) await lockDraftForPayment(ctx, tx, checkout.draftOrderId);
-  else requireOrderable(checkout);
+  else {
+    requireOrderable(checkout);
+    if (!checkout.shippingRate && checkout.updatedAt.getTime() !== seen.updatedAt.getTime()) throw changedMeanwhile();
+  }
   const lines = await linesOf(tx, checkout.id);
   // Reductions priced again and code uses counted before anything is held or charged (409 usage_limit_reached).
   checkout = await redeemCheckoutDiscounts(ctx, tx, checkout, lines);

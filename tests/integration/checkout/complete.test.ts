@@ -165,6 +165,53 @@ describe('completeCheckout with the manual provider', () => {
   });
 });
 
+describe('completeCheckout racing a new shipping address', () => {
+  test('no order without a rate where the zone has rates: the rate or a 409 asking to complete again', async () => {
+    const shop = await newShop('test');
+    const variantId = await stocked(shop, 1_000);
+    const zone = await createZone(shop.api, { countries: ['DE'] });
+    const rate = await createRate(shop.api, zone.id, { currency: 'EUR', price: 490 });
+    const outcomes: Array<[number, number | string | undefined]> = [];
+    for (let round = 0; round < 3; round++) {
+      const started: StartedCheckout[] = [];
+      for (let i = 0; i < 12; i++) {
+        const checkout = await ready(shop.shop, variantId, 1, `jane${round}.${i}@example.com`);
+        const chosen = await shop.shop.PATCH('/v1/checkouts/{id}', {
+          ...withSecret(checkout.checkout.id, checkout.secret),
+          body: { shipping_rate_id: rate.id },
+        });
+        expect(chosen.data!.data.shipping_cost).toBe(490);
+        started.push(checkout);
+      }
+      // Each completion races a PATCH that moves the address, which clears the chosen rate.
+      const answers = await Promise.all(
+        started.map(async (checkout) => {
+          const [completed] = await Promise.all([
+            complete(shop.shop, checkout, 'tok_test_success'),
+            shop.shop.PATCH('/v1/checkouts/{id}', {
+              ...withSecret(checkout.checkout.id, checkout.secret),
+              body: { shipping_address: { ...BERLIN, line1: 'Unter den Linden 1' } },
+            }),
+          ]);
+          return completed;
+        }),
+      );
+      for (const answer of answers) {
+        const status = answer.response.status;
+        outcomes.push([status, status === 201 ? orderIn(answer).shipping_cost : answer.error?.error.code]);
+      }
+    }
+    // An order carries the zone's rate; otherwise the answer is the 400 asking for a rate or the 409 of a change.
+    const wrong = outcomes.filter(
+      ([status, what]) =>
+        !(status === 201 && what === 490) &&
+        !(status === 400 && what === 'invalid_request') &&
+        !(status === 409 && what === 'conflict'),
+    );
+    expect(wrong).toEqual([]);
+  }, 120_000);
+});
+
 describe('completeCheckout with the test provider', () => {
   let shop: Shop;
   beforeAll(async () => {
