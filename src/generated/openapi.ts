@@ -3355,7 +3355,9 @@ export interface paths {
          *     into its order through draft completion (`completeDraftOrder`: stock, order number, `order.created`,
          *     `draft_order.completed`, the draft's reservation consumed), exactly once: completing it again answers the
          *     same order; a draft completed meanwhile (by the merchant, or through another checkout of the same link)
-         *     answers 409 `draft_order_completed` and charges nothing.
+         *     answers 409 `draft_order_completed` and charges nothing. The checkout pays what it shows: a draft the
+         *     merchant changed after the checkout was opened (its amounts, lines, customer or e-mail) answers 409
+         *     `conflict` and charges nothing, and the pay page opens the link again for a checkout of the draft as it is.
          *
          *     The token is an HMAC-SHA256 of the draft order's id under a key derived from the project's signing secret,
          *     checked in constant time; it stays valid as long as the draft is not completed. A malformed, forged or
@@ -3652,8 +3654,8 @@ export interface paths {
          *       Without `stripe_secret_key` the answer is 400. When the payment step
          *       times out (the hold lapses), its PaymentIntent is cancelled at Stripe (a job at the end of the window,
          *       and whenever the lapsed checkout is next touched); a PaymentIntent that succeeds when its checkout can
-         *       no longer become an order (the held units were sold meanwhile, or the checkout was paid with another
-         *       payment) is refunded in full at once and recorded, so no money is kept without an order; store credit
+         *       no longer become an order (the held units were sold meanwhile, the checkout was paid with another
+         *       payment, or the draft order it pays changed) is refunded in full at once and recorded, so no money is kept without an order; store credit
          *       its payment step held is given back.
          *
          *     **Capture.** Payments are captured when they succeed, at completion (Stripe's automatic capture): there
@@ -7561,8 +7563,9 @@ export interface components {
          * @description The error body of completeCheckout's 402 and 409 answers: as `Error`, with the codes `payment_declined` (402:
          *     the provider declined the payment; nothing was written or charged), `out_of_stock` (409: a variant is short;
          *     `field` names it), `conflict` (409: the Idempotency-Key is in use or was sent with another request, the
-         *     checkout's payment waits for another step, or the checkout changed while it was being completed: review
-         *     it and complete it again; nothing was charged), `checkout_locked` (409: the checkout pays a draft order, whose
+         *     checkout's payment waits for another step, the checkout changed while it was being completed (review it
+         *     and complete it again), or the draft order it pays changed after it was opened (open the draft's payment
+         *     link again); nothing was charged), `checkout_locked` (409: the checkout pays a draft order, whose
          *     lines, prices, addresses and shipping cannot be changed), `draft_order_completed` (409: the draft order
          *     was completed, or cannot be paid online; nothing was charged), `usage_limit_reached` (409: a discount code's
          *     total or per-customer usage limit is used up; nothing was written or charged) and `insufficient_store_credit`
@@ -28045,7 +28048,7 @@ export interface operations {
             };
             403: components["responses"]["PublishableKeyForbidden"];
             404: components["responses"]["CheckoutNotFound"];
-            /** @description A variant is short of stock (`out_of_stock`, nothing written or charged), the checkout pays a draft order that was completed meanwhile (`draft_order_completed`, nothing charged), the checkout changed while it was being completed (`conflict`, nothing charged; complete it again), or the Idempotency-Key conflicts. */
+            /** @description A variant is short of stock (`out_of_stock`, nothing written or charged), the checkout pays a draft order that was completed meanwhile (`draft_order_completed`, nothing charged), the checkout changed while it was being completed (`conflict`, nothing charged; complete it again), the draft order it pays changed after it was opened (`conflict`, nothing charged; open the draft's payment link again), or the Idempotency-Key conflicts. */
             409: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];

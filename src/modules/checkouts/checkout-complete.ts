@@ -22,6 +22,7 @@ import type { KeyedLimiter } from '../../shared/keyed-limiter.js';
 import { recordEmail } from '../platform/index.js';
 import type { CarrierAccess } from '../shipping/index.js';
 import { awaitsAction, findCheckout, type CheckoutKey } from './checkout-access.js';
+import { requireDraftAsOpened } from './checkout-from-draft.js';
 import { creditForCompletion, holdCredit, settleCredit } from './checkout-store-credit.js';
 import { linesOf, ratesFor, reopenIfLapsed, type CheckoutWithLines } from './checkouts.service.js';
 import {
@@ -119,12 +120,13 @@ async function completeLocked(
   let checkout = await reopenIfLapsed(tx, ctx, await findCheckout(ctx, tx, key, true));
   if (checkout.status === 'completed') return { order: await orderOf(ctx, tx, checkout) };
   // The draft stays locked until commit: completed meanwhile, it answers 409 before anything is charged.
-  if (checkout.draftOrderId) await lockDraftForPayment(ctx, tx, checkout.draftOrderId);
-  else {
+  const lines = await linesOf(tx, checkout.id);
+  if (checkout.draftOrderId) {
+    requireDraftAsOpened(checkout, lines, await lockDraftForPayment(ctx, tx, checkout.draftOrderId));
+  } else {
     requireOrderable(checkout);
     if (!checkout.shippingRate && checkout.updatedAt.getTime() !== seen.updatedAt.getTime()) throw changedMeanwhile();
   }
-  const lines = await linesOf(tx, checkout.id);
   // Reductions priced again and code uses counted before anything is held or charged (409 usage_limit_reached).
   checkout = await redeemCheckoutDiscounts(ctx, tx, checkout, lines);
   const provider = paymentProviderOf(ctx.project, { apiBase: options.stripeApiBase });

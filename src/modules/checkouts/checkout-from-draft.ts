@@ -1,5 +1,6 @@
-import type { Checkout, CheckoutLine, Prisma } from '../../generated/prisma/client.js';
+import type { Checkout, CheckoutLine, DraftLineItem, DraftOrder, Prisma } from '../../generated/prisma/client.js';
 import type { Ctx } from '../../shared/context.js';
+import { AppError } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import { writeTx } from '../../shared/write.js';
 import { payableDraft } from '../draft-orders/index.js';
@@ -84,4 +85,36 @@ export async function createCheckoutFromDraft(
     await tx.checkoutLine.createMany({ data: lines });
     return { checkout, lines, clientSecret: secret };
   });
+}
+
+/**
+ * 409 conflict unless the draft, locked for its payment, still asks what its checkout was opened with (amounts,
+ * currency, customer, e-mail, lines): the shopper pays what the checkout shows, and the order is the draft's, so a
+ * draft the merchant changed since is paid through a new checkout of its link.
+ */
+export function requireDraftAsOpened(
+  checkout: Checkout,
+  lines: CheckoutLine[],
+  { draft, items }: { draft: DraftOrder; items: DraftLineItem[] },
+): void {
+  const lineOf = (line: Pick<CheckoutLine, 'variantId' | 'quantity' | 'unitPrice'>) =>
+    `${line.variantId}:${line.quantity}:${line.unitPrice}`;
+  const same =
+    draft.total === checkout.total &&
+    draft.subtotal === checkout.subtotal &&
+    draft.shippingCost === checkout.shippingCost &&
+    draft.discount === checkout.discount &&
+    draft.tax === checkout.tax &&
+    draft.currency === checkout.currency &&
+    draft.customerId === checkout.customerId &&
+    draft.customerEmail === checkout.email &&
+    JSON.stringify(items.map((item) => lineOf({ ...item, variantId: item.variantId ?? '' }))) ===
+      JSON.stringify(lines.map(lineOf));
+  if (!same) {
+    throw new AppError(
+      'conflict',
+      `Draft order #${draft.draftNumber} changed after this checkout was opened (its total is now ${draft.total} ` +
+        `${draft.currency} minor units). Open its payment link again to pay what it asks now. Nothing was charged.`,
+    );
+  }
 }

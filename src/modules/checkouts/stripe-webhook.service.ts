@@ -9,6 +9,8 @@ import { applyRefundOutcome, refundNamed } from '../orders/index.js';
 import { stripeSdk, type RefundOutcome } from '../payments/index.js';
 import { placeOrder, type CompletionOptions } from './checkout-complete.js';
 import { redeemCheckoutDiscounts } from './checkout-discounts.service.js';
+import { requireDraftAsOpened } from './checkout-from-draft.js';
+import { lockDraftForPayment } from '../draft-orders/index.js';
 import { releasePaymentStep } from './checkout-store-credit.js';
 import { linesOf, NO_PAYMENT } from './checkouts.service.js';
 import { recordUnplacedPayment, refundUnplaced, settleUnplaced } from './unplaced-payments.js';
@@ -156,6 +158,9 @@ async function placed(
   try {
     // The code uses counted at the first completion were given back while the payment waited: count them again (a
     // code used up meanwhile refuses the order like lapsed units: the payment is recorded unplaced and refunded).
+    // A draft changed since its checkout was opened asks another amount than the one paid: no order of it.
+    if (checkout.draftOrderId)
+      requireDraftAsOpened(checkout, lines, await lockDraftForPayment(ctx, tx, checkout.draftOrderId));
     const priced = await redeemCheckoutDiscounts(ctx, tx, checkout, lines);
     await placeOrder(
       tx,
@@ -169,7 +174,7 @@ async function placed(
     return true;
   } catch (error) {
     // The order cannot be made (a rule refuses it: the hold lapsed and the units were sold meanwhile, the draft it
-    // pays was completed by the merchant): nothing of it is written.
+    // pays was completed or changed by the merchant): nothing of it is written.
     if (!(error instanceof AppError) || error.code === 'service_unavailable') throw error;
     await tx.$executeRawUnsafe('ROLLBACK TO SAVEPOINT place_order');
     return false;

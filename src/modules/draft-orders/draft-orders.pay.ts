@@ -40,11 +40,18 @@ export async function payableDraft(
 
 /**
  * Locks the draft a checkout pays for the rest of the transaction (before the payment is taken), so its completion
- * happens once; 409 draft_order_completed when it was completed meanwhile or deleted.
+ * happens once, and answers it with its items as they are now; 409 draft_order_completed when it was completed
+ * meanwhile, deleted, or has a custom item now.
  */
-export async function lockDraftForPayment(ctx: Ctx, tx: Tx, id: string): Promise<void> {
+export async function lockDraftForPayment(
+  ctx: Ctx,
+  tx: Tx,
+  id: string,
+): Promise<{ draft: DraftOrder; items: DraftLineItem[] }> {
   await tx.$queryRaw`SELECT id FROM draft_orders WHERE id = ${id} AND project_id = ${ctx.project.id} FOR UPDATE`;
   const draft = await tx.draftOrder.findFirst({ where: { id, projectId: ctx.project.id } });
   if (!draft) throw new AppError('draft_order_completed', 'The draft order this checkout pays was deleted.');
-  requirePayable(draft, null);
+  const items = await itemsOf(tx, draft.id);
+  requirePayable(draft, items);
+  return { draft, items };
 }

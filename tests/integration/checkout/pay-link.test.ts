@@ -247,6 +247,54 @@ describe('completeCheckout of a draft', () => {
     expect(await app.deps.db.order.count({ where: { draftOrderId: draftId } })).toBe(0);
   });
 
+  test('a draft the merchant changed after the link was opened answers 409 conflict; opened again, it pays the new total', async () => {
+    const { draftId, payUrl } = await sentDraft('changed@example.com');
+    const { checkout, secret } = await openCheckout(payUrl);
+    expect(checkout.total).toBe(2 * 9900 + 490);
+    const raised = await api.PATCH('/v1/draft-orders/{id}', { ...byId(draftId), body: { shipping_cost: 990 } });
+    expect(raised.data!.data.total).toBe(2 * 9900 + 990);
+    const stale = await complete(checkout.id, secret);
+    expect(stale.response.status).toBe(409);
+    expect(stale.error!.error.code).toBe('conflict');
+    expect(stale.error!.error.message).toMatch(
+      /changed after this checkout was opened.*20790 EUR.*Nothing was charged/,
+    );
+    expect((await readDraft(api, draftId)).status).toBe('sent');
+    expect(await app.deps.db.order.count({ where: { draftOrderId: draftId } })).toBe(0);
+    const fresh = await openCheckout(payUrl);
+    expect(fresh.checkout.total).toBe(2 * 9900 + 990);
+    const paid = await complete(fresh.checkout.id, fresh.secret);
+    expect(paid.response.status).toBe(201);
+    const order = paid.data!.data as Order;
+    expect(order).toMatchObject({ total: 2 * 9900 + 990, financial_status: 'paid' });
+    expect(order.payments.reduce((sum, payment) => sum + payment.amount, 0)).toBe(order.total);
+  });
+
+  test('a draft changed while its checkout completes: each order is paid exactly its total, or 409 and nothing', async () => {
+    const opened = [];
+    for (let i = 0; i < 6; i++) {
+      const { draftId, payUrl } = await sentDraft(`race${i}@example.com`);
+      opened.push({ draftId, ...(await openCheckout(payUrl)) });
+    }
+    const answers = await Promise.all(
+      opened.map(async ({ draftId, checkout, secret }) => {
+        const [answer] = await Promise.all([
+          complete(checkout.id, secret),
+          api.PATCH('/v1/draft-orders/{id}', { ...byId(draftId), body: { shipping_cost: 4990 } }),
+        ]);
+        return answer;
+      }),
+    );
+    for (const answer of answers) {
+      if (answer.response.status === 201) {
+        const order = answer.data!.data as Order;
+        expect(order.payments.reduce((sum, payment) => sum + payment.amount, 0)).toBe(order.total);
+      } else {
+        expect([answer.response.status, answer.error?.error.code]).toEqual([409, 'conflict']);
+      }
+    }
+  });
+
   test('a draft completed meanwhile by the merchant answers 409 draft_order_completed and charges nothing', async () => {
     const { draftId, payUrl } = await sentDraft('raced@example.com');
     const { checkout, secret } = await openCheckout(payUrl);

@@ -4,6 +4,9 @@ import Stripe from 'stripe';
 import { createProduct } from '../../factories/catalog.factory.js';
 import { BERLIN, startCheckout, type StartedCheckout } from '../../factories/checkout.factory.js';
 import { storefront } from '../../factories/customer-auth.factory.js';
+import { addItems, createDraftOrder } from '../../factories/draft-order.factory.js';
+import { payToken } from '../../../src/modules/draft-orders/pay-link.js';
+import { byId } from '../../setup/requests.js';
 import { createProject, type CreatedProject } from '../../factories/project.factory.js';
 import { startStripeStandIn, STRIPE_PROJECT, type StripeStandIn } from '../../setup/stripe-stand-in.js';
 import { useApp } from '../../setup/store.js';
@@ -176,6 +179,34 @@ describe('receiveStripeWebhook', () => {
     const order = await app.deps.db.order.findFirstOrThrow({ where: { projectId: shop.project.project.id } });
     expect(order.checkoutId).toBe(started.checkout.id);
     expect(order.financialStatus).toBe('paid');
+  });
+
+  test("payment_intent.succeeded for a draft's checkout the merchant changed meanwhile: no order, refunded in full", async () => {
+    const shop = await newShop();
+    const { variantId } = await readyCheckout(shop);
+    const draft = await createDraftOrder(shop.api, {
+      currency: 'EUR',
+      customer_email: 'jane@example.com',
+      shipping_address: BERLIN,
+    });
+    await addItems(shop.api, draft.id, [{ variant_id: variantId, quantity: 1 }]);
+    const project = await app.deps.db.project.findUniqueOrThrow({ where: { id: shop.project.project.id } });
+    const opened = await shop.shop.POST('/v1/checkouts/from-draft', { body: { token: payToken(project, draft.id) } });
+    expect(opened.response.status).toBe(201);
+    const started = { checkout: opened.data!.data, secret: opened.data!.client_secret };
+    const answer = await complete(shop, started, 'pm_card_authenticationRequired');
+    expect(answer.response.status).toBe(202);
+    const intentId = (answer.data!.data as Checkout).payment!.reference;
+    // The merchant raises the shipping while the shopper does 3-D Secure for the old total.
+    const raised = await shop.api.PATCH('/v1/draft-orders/{id}', { ...byId(draft.id), body: { shipping_cost: 990 } });
+    expect(raised.response.status).toBe(200);
+    const intent = stand.authenticate(intentId);
+    expect((await postEvent(shop, intentEvent('payment_intent.succeeded', intent))).status).toBe(200);
+    expect(await orderCount(shop)).toBe(0);
+    expect([...stand.refunds.values()].filter((refund) => refund.payment_intent === intentId)).toEqual([
+      expect.objectContaining({ amount: intent.amount, status: 'succeeded' }),
+    ]);
+    expect((await shop.api.GET('/v1/draft-orders/{id}', byId(draft.id))).data!.data.status).toBe('open');
   });
 
   test('a forged signature answers 400 and changes nothing', async () => {
