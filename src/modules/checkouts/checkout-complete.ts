@@ -22,7 +22,7 @@ import type { KeyedLimiter } from '../../shared/keyed-limiter.js';
 import { recordEmail } from '../platform/index.js';
 import type { CarrierAccess } from '../shipping/index.js';
 import { awaitsAction, findCheckout, type CheckoutKey } from './checkout-access.js';
-import { requireDraftAsOpened } from './checkout-from-draft.js';
+import { lockDraftVariants, requireDraftAsOpened } from './checkout-from-draft.js';
 import { creditForCompletion, holdCredit, settleCredit } from './checkout-store-credit.js';
 import { linesOf, ratesFor, reopenIfLapsed, type CheckoutWithLines } from './checkouts.service.js';
 import {
@@ -99,6 +99,10 @@ export async function completeCheckout(
       );
     }
   }
+  // A lapsed payment step is opened again first, in a transaction of its own: giving its held store credit back
+  // locks the customer's account, which the completion locks only after the codes and variants.
+  if (seen.status === 'requires_action' && !awaitsAction(seen))
+    await writeTx(ctx, {}, async (tx) => reopenIfLapsed(tx, ctx, await findCheckout(ctx, tx, key, true)));
   const complete = () => writeTx(ctx, {}, (tx) => completeLocked(tx, ctx, key, seen, input, options));
   // Stripe is called inside that transaction: the completion first takes one of the process's payment places.
   const slots = ctx.project.paymentProvider === 'stripe' ? options.paymentSlots : undefined;
@@ -121,14 +125,15 @@ async function completeLocked(
   if (checkout.status === 'completed') return { order: await orderOf(ctx, tx, checkout) };
   // The draft stays locked until commit: completed meanwhile, it answers 409 before anything is charged.
   const lines = await linesOf(tx, checkout.id);
-  if (checkout.draftOrderId) {
-    requireDraftAsOpened(checkout, lines, await lockDraftForPayment(ctx, tx, checkout.draftOrderId));
-  } else {
+  const draft = checkout.draftOrderId ? await lockDraftForPayment(ctx, tx, checkout.draftOrderId) : undefined;
+  if (draft) requireDraftAsOpened(checkout, lines, draft);
+  else {
     requireOrderable(checkout);
     if (!checkout.shippingRate && checkout.updatedAt.getTime() !== seen.updatedAt.getTime()) throw changedMeanwhile();
   }
   // Reductions priced again and code uses counted before anything is held or charged (409 usage_limit_reached).
   checkout = await redeemCheckoutDiscounts(ctx, tx, checkout, lines);
+  if (draft) await lockDraftVariants(tx, ctx, draft.items);
   const provider = paymentProviderOf(ctx.project, { apiBase: options.stripeApiBase });
   let outcome: PaymentOutcome;
   let until: Date;

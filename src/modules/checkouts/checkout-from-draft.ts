@@ -1,9 +1,11 @@
 import type { Checkout, CheckoutLine, DraftLineItem, DraftOrder, Prisma } from '../../generated/prisma/client.js';
+import type { Tx } from '../../db/client.js';
 import type { Ctx } from '../../shared/context.js';
 import { AppError } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import { writeTx } from '../../shared/write.js';
 import { payableDraft } from '../draft-orders/index.js';
+import { lockVariants } from '../inventory/index.js';
 import { newClientSecret } from './checkout-access.js';
 import { CHECKOUT_LIFETIME_MS, checkoutColumns } from './checkout-pricing.js';
 import type { CheckoutWithLines } from './checkouts.service.js';
@@ -118,3 +120,14 @@ export function requireDraftAsOpened(
     );
   }
 }
+
+/**
+ * Locks the variants of the draft's items: after its codes' rows and before the customer's store credit account,
+ * the order every writer takes them in (a draft's completion locks them only after its payments' credit is spent).
+ */
+export const lockDraftVariants = (tx: Tx, ctx: Ctx, items: DraftLineItem[]) =>
+  lockVariants(
+    tx,
+    ctx.project.id,
+    items.flatMap((item) => (item.variantId ? [item.variantId] : [])),
+  );

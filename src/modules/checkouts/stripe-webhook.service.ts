@@ -9,7 +9,7 @@ import { applyRefundOutcome, refundNamed } from '../orders/index.js';
 import { stripeSdk, type RefundOutcome } from '../payments/index.js';
 import { placeOrder, type CompletionOptions } from './checkout-complete.js';
 import { redeemCheckoutDiscounts } from './checkout-discounts.service.js';
-import { requireDraftAsOpened } from './checkout-from-draft.js';
+import { lockDraftVariants, requireDraftAsOpened } from './checkout-from-draft.js';
 import { lockDraftForPayment } from '../draft-orders/index.js';
 import { releasePaymentStep } from './checkout-store-credit.js';
 import { linesOf, NO_PAYMENT } from './checkouts.service.js';
@@ -159,9 +159,10 @@ async function placed(
     // The code uses counted at the first completion were given back while the payment waited: count them again (a
     // code used up meanwhile refuses the order like lapsed units: the payment is recorded unplaced and refunded).
     // A draft changed since its checkout was opened asks another amount than the one paid: no order of it.
-    if (checkout.draftOrderId)
-      requireDraftAsOpened(checkout, lines, await lockDraftForPayment(ctx, tx, checkout.draftOrderId));
+    const draft = checkout.draftOrderId ? await lockDraftForPayment(ctx, tx, checkout.draftOrderId) : undefined;
+    if (draft) requireDraftAsOpened(checkout, lines, draft);
     const priced = await redeemCheckoutDiscounts(ctx, tx, checkout, lines);
+    if (draft) await lockDraftVariants(tx, ctx, draft.items);
     await placeOrder(
       tx,
       ctx,
