@@ -5,6 +5,10 @@
 -- src/modules/discounts/discounts.sql.ts: lockDiscountRow
 SELECT id FROM discounts WHERE id = ${id} AND project_id = ${projectId} FOR UPDATE;
 
+-- src/modules/discounts/discounts.sql.ts: keepDiscountRows > rows
+SELECT id FROM discounts WHERE project_id = ${projectId} AND id = ANY(${[...new Set(ids)].sort()})
+ORDER BY id FOR KEY SHARE;
+
 -- src/modules/discounts/discounts.sql.ts: raiseTimesUsed > raised
 UPDATE discounts SET times_used = times_used + 1
 WHERE id = ${id} AND project_id = ${projectId} AND status = 'active'

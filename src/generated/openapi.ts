@@ -4394,6 +4394,7 @@ export interface paths {
          * @description A code no order used is deleted (`discount.deleted`); a code that was used (`times_used` above 0, or any
          *     order that used it and was cancelled since) is archived instead (`status: archived`, `discount.updated`),
          *     so its orders keep naming it; both answer 204. An archived code no longer applies; its code stays taken.
+         *     An order being placed with the code while it is deleted counts: the delete waits for it and archives.
          */
         delete: operations["deleteDiscount"];
         options?: never;
@@ -4457,7 +4458,8 @@ export interface paths {
         /**
          * Delete or archive a promotion
          * @description A promotion no order used is deleted (`promotion.deleted`); one that was used is archived instead
-         *     (`status: archived`, `promotion.updated`); both answer 204.
+         *     (`status: archived`, `promotion.updated`); both answer 204. An order being placed with the promotion while
+         *     it is deleted counts: the delete waits for it and archives.
          */
         delete: operations["deletePromotion"];
         options?: never;

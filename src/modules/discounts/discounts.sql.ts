@@ -11,6 +11,17 @@ export async function lockDiscountRow(tx: Tx, projectId: string, id: string): Pr
 }
 
 /**
+ * The ids among `ids` of the project's discounts that still exist, each held until commit against a delete (FOR KEY
+ * SHARE: a use counted or another completion's share does not wait; lockDiscountRow, a delete's lock, does).
+ */
+export async function keepDiscountRows(tx: Tx, projectId: string, ids: string[]): Promise<Set<string>> {
+  const rows = await tx.$queryRaw<Array<{ id: string }>>`
+    SELECT id FROM discounts WHERE project_id = ${projectId} AND id = ANY(${[...new Set(ids)].sort()})
+    ORDER BY id FOR KEY SHARE`;
+  return new Set(rows.map((row) => row.id));
+}
+
+/**
  * Raises an active code's `times_used` by one while it is below `usage_limit`, holding the row's lock until commit;
  * whether it was raised (false: used up or archived).
  */

@@ -4,7 +4,7 @@ import type { Ctx } from '../../shared/context.js';
 import { newId } from '../../shared/ids.js';
 import type { DiscountApplicationResource } from './discounts.mappers.js';
 import { usageLimitReached } from './discounts.pricing.js';
-import { lowerTimesUsed, raiseTimesUsed, releaseOrderRedemptions } from './discounts.sql.js';
+import { keepDiscountRows, lowerTimesUsed, raiseTimesUsed, releaseOrderRedemptions } from './discounts.sql.js';
 
 /** Whether a code's uses are limited (in total or per customer): only those are counted under the code's row lock. */
 export const isLimited = (code: Pick<Discount, 'usageLimit' | 'usageLimitPerCustomer'>): boolean =>
@@ -34,7 +34,11 @@ export async function redeemCodes(tx: Tx, ctx: Ctx, codes: Discount[], customerK
   }
 }
 
-/** Records the order's use of each code and promotion it got (what it took off), in the order's transaction. */
+/**
+ * Records the order's use of each code and promotion it got (what it took off), in the order's transaction. Each is
+ * held against a delete until commit, so a delete racing the order waits and then finds the use (and archives it);
+ * one deleted before keeps its reduction on the order with no use recorded.
+ */
 export async function recordRedemptions(
   tx: Tx,
   ctx: Ctx,
@@ -42,7 +46,14 @@ export async function recordRedemptions(
   applications: DiscountApplicationResource[],
   customerKey: string | null,
 ): Promise<void> {
-  const rows = applications.filter((applied) => applied.source !== 'manual' && applied.id);
+  const named = applications.filter((applied) => applied.source !== 'manual' && applied.id);
+  if (named.length === 0) return;
+  const kept = await keepDiscountRows(
+    tx,
+    ctx.project.id,
+    named.map((applied) => applied.id!),
+  );
+  const rows = named.filter((applied) => kept.has(applied.id!));
   if (rows.length === 0) return;
   await tx.discountRedemption.createMany({
     data: rows.map((applied) => ({

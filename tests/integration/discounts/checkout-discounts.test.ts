@@ -492,6 +492,44 @@ describe('usage counted when the order is created', () => {
   });
 });
 
+describe('deletePromotion racing the completions that got it', () => {
+  test('every completion places its order; a promotion an order used is archived, not deleted', async () => {
+    const shop = await newShop();
+    const { variantId } = await product(shop, 5000);
+    const statuses: number[] = [];
+    const promotions: string[] = [];
+    for (let round = 0; round < 10; round++) {
+      const created = await promotion(shop, { title: `Round ${round}` });
+      expect(created.response.status).toBe(201);
+      const promotionId = (created.data as { data: { id: string } }).data.id;
+      promotions.push(promotionId);
+      const started: StartedCheckout[] = [];
+      for (let i = 0; i < 10; i++) started.push(await open(shop, [{ variant_id: variantId, quantity: 1 }]));
+      expect(started[0].checkout.discount).toBeGreaterThan(0);
+      // The delete lands among the completions, a little later each round.
+      const [answers, deleted] = await Promise.all([
+        Promise.all(started.map((checkout) => complete(shop, checkout))),
+        new Promise((resolve) => setTimeout(resolve, (round % 5) * 4)).then(() =>
+          shop.api.DELETE('/v1/promotions/{id}', { params: { path: { id: promotionId } } }),
+        ),
+      ]);
+      statuses.push(...answers.map((answer) => answer.response.status));
+      expect(deleted.response.status).toBe(204);
+    }
+    expect(statuses).toEqual(statuses.map(() => 201));
+    // Each order's use is recorded against a promotion that still exists (archived once used).
+    const uses = await app.deps.db.discountRedemption.groupBy({
+      by: ['discountId'],
+      where: { discountId: { in: promotions } },
+      _count: true,
+    });
+    const left = await app.deps.db.discount.findMany({ where: { id: { in: promotions } } });
+    expect(left.map((row) => [row.id, row.status]).sort()).toEqual(
+      uses.map((use) => [use.discountId, 'archived']).sort(),
+    );
+  }, 120_000);
+});
+
 describe('refunds of discounted orders', () => {
   test('a refund of returned units without an amount pays back what was paid per unit, leftovers on the last units', async () => {
     const shop = await newShop();
