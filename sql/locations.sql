@@ -22,5 +22,8 @@ WITH ids AS (
   INSERT INTO inventory_adjustments (id, project_id, variant_id, location_id, reason, delta, available_after)
   SELECT ids.in_id, ${projectId}, m.variant_id, ${destinationId}, 'transfer_in', m.available, l.available
   FROM moved m JOIN landed l USING (variant_id) JOIN ids USING (variant_id)
+), held AS (
+  UPDATE inventory_reservations SET location_id = ${destinationId}
+  WHERE project_id = ${projectId} AND location_id = ${sourceId} AND variant_id = ANY(${variantIds}::text[])
 )
 SELECT count(*)::int AS moved FROM moved;

@@ -4,8 +4,9 @@ import type { Tx } from '../../db/client.js';
 
 /**
  * Moves every level of the variants from `sourceId` to `destinationId` (added to a level there, else created), with
- * one adjustment out and one in per level (ids `outIds[i]` and `inIds[i]` for `variantIds[i]`); returns how many
- * levels moved. The caller holds the variants' locks.
+ * one adjustment out and one in per level (ids `outIds[i]` and `inIds[i]` for `variantIds[i]`), and the units drafts
+ * and checkouts hold there along with them (still held, now at the destination); returns how many levels moved. The
+ * caller holds the variants' locks.
  */
 export async function moveLevels(
   tx: Tx,
@@ -35,6 +36,9 @@ export async function moveLevels(
       INSERT INTO inventory_adjustments (id, project_id, variant_id, location_id, reason, delta, available_after)
       SELECT ids.in_id, ${projectId}, m.variant_id, ${destinationId}, 'transfer_in', m.available, l.available
       FROM moved m JOIN landed l USING (variant_id) JOIN ids USING (variant_id)
+    ), held AS (
+      UPDATE inventory_reservations SET location_id = ${destinationId}
+      WHERE project_id = ${projectId} AND location_id = ${sourceId} AND variant_id = ANY(${variantIds}::text[])
     )
     SELECT count(*)::int AS moved FROM moved`;
   return moved;

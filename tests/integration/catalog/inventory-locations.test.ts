@@ -1,7 +1,9 @@
 import { describe, expect, test } from '@jest/globals';
 import type { components } from '@commerce-api/sdk';
 import { createProduct } from '../../factories/catalog.factory.js';
+import { addItems, createDraftOrder } from '../../factories/draft-order.factory.js';
 import { createProject } from '../../factories/project.factory.js';
+import { byId } from '../../setup/requests.js';
 import { keyCtx } from '../../setup/ctx.js';
 import { useStore } from '../../setup/store.js';
 import { setInventoryLevels } from '../../../src/modules/inventory/index.js';
@@ -80,6 +82,32 @@ describe('inventory levels', () => {
     );
     expect((await store.api.GET('/v1/locations/{id}', { params: { path: { id: a.id } } })).response.status).toBe(404);
     expect((await addLocation({ name: 'Store A' })).handle).toBe('store-a');
+  });
+
+  test("transfer takes a sent draft's held units along: still held at the destination, only the draft gets them", async () => {
+    const product = await createProduct(store.api, { title: 'Last Pair', variants: [{ title: 'EU 42', price: 9900 }] });
+    const variantId = product.variants[0].id;
+    const source = await addLocation({ name: 'Shop floor' });
+    const destination = await addLocation({ name: 'Back room' });
+    await setLevel(variantId, source.id, 5);
+    const draftOf = async (quantity: number) => {
+      const draft = await createDraftOrder(store.api, { currency: 'USD', customer_email: 'buyer@example.com' });
+      await addItems(store.api, draft.id, [{ variant_id: variantId, quantity }]);
+      return draft.id;
+    };
+    const held = await draftOf(5);
+    expect((await store.api.POST('/v1/draft-orders/{id}/send', byId(held))).response.status).toBe(200);
+    const moved = await store.api.POST('/v1/locations/{id}/transfer', {
+      params: { path: { id: source.id } },
+      body: { destination_location_id: destination.id },
+    });
+    expect(moved.data).toEqual({ data: { transferred: 1 } });
+    const reservations = await store.app.deps.db.inventoryReservation.findMany({ where: { draftOrderId: held } });
+    expect(reservations.map((r) => [r.locationId, r.quantity])).toEqual([[destination.id, 5]]);
+    const other = await draftOf(1);
+    const refused = await store.api.POST('/v1/draft-orders/{id}/complete', byId(other));
+    expect(refused.response.status).toBe(409);
+    expect((await store.api.POST('/v1/draft-orders/{id}/complete', byId(held))).response.status).toBe(201);
   });
 
   test('parallel writes to one variant never lose an update: each level and the total are right', async () => {
