@@ -11,12 +11,6 @@ status = ${query.status}
 -- src/modules/draft-orders/draft-orders.list.ts: listDraftOrders > source (3) [fragment]
 lower(customer_email) = lower(${query.customer_email})
 
--- src/modules/draft-orders/draft-orders.pay.ts: lockDraftForPayment
-SELECT id FROM draft_orders WHERE id = ${id} AND project_id = ${ctx.project.id} FOR UPDATE;
-
--- src/modules/draft-orders/draft-orders.reservations.ts: releaseExpiredReservations
-SELECT id FROM draft_orders WHERE project_id = ${projectId} AND id = ${draftOrderId} FOR UPDATE;
-
 -- src/modules/draft-orders/draft-orders.statements.ts: draftPages [builder call]
 -- built by:
 --   sqlList<DraftOrder>('draft_orders', 'draft_orders', DRAFT_COLUMNS)
@@ -35,6 +29,3 @@ WITH completable AS (
 )
 SELECT ${selectList(ITEM_COLUMNS)} FROM draft_line_items
 WHERE draft_order_id = $1 AND EXISTS (SELECT 1 FROM completable) ORDER BY position;
-
--- src/modules/draft-orders/draft-orders.write.ts: findDraftOrder
-SELECT id FROM draft_orders WHERE project_id = ${ctx.project.id} AND id = ${id} FOR UPDATE;

@@ -11,9 +11,6 @@ customer_id = ${customerId}
 -- src/modules/orders/order-cancel.ts: cancelOrder > cancelled
 UPDATE customers SET order_count = GREATEST(order_count - 1, 0) WHERE id = ${after.customerId} AND project_id = ${ctx.project.id};
 
--- src/modules/orders/orders.service.ts: findOrder
-SELECT id FROM orders WHERE project_id = ${ctx.project.id} AND id = ${id} FOR UPDATE;
-
 -- src/modules/orders/orders.service.ts: listOrders > source [fragment]
 project_id = ${ctx.project.id}
 

@@ -3357,8 +3357,10 @@ export interface paths {
          *     `draft_order.completed`, the draft's reservation consumed), exactly once: completing it again answers the
          *     same order; a draft completed meanwhile (by the merchant, or through another checkout of the same link)
          *     answers 409 `draft_order_completed` and charges nothing. The checkout pays what it shows: a draft the
-         *     merchant changed after the checkout was opened (its amounts, lines, customer or e-mail) answers 409
-         *     `conflict` and charges nothing, and the pay page opens the link again for a checkout of the draft as it is.
+         *     merchant changed after the checkout was opened (its amounts, lines, customer, e-mail or addresses)
+         *     answers 409 `conflict` and charges nothing, and the pay page opens the link again for a checkout of the
+         *     draft as it is. Should that happen while a Stripe payment waits for its extra step (202), the checkout
+         *     opens again, and a payment the shopper already confirmed is refunded in full (the 409 says so).
          *
          *     The token is an HMAC-SHA256 of the draft order's id under a key derived from the project's signing secret,
          *     checked in constant time; it stays valid as long as the draft is not completed. A malformed, forged or

@@ -60,7 +60,10 @@ export type LockableTable =
   | 'companies'
   | 'price_lists'
   | 'purchase_orders'
-  | 'navigation_menus';
+  | 'navigation_menus'
+  | 'orders'
+  | 'draft_orders'
+  | 'checkouts';
 
 /**
  * Locks rows of the project for the rest of the transaction, always in id order so concurrent writers cannot
@@ -70,10 +73,10 @@ export type LockableTable =
 export async function lockRows(
   tx: Tx,
   table: LockableTable,
-  rows: { projectId: string; ids?: string[] },
+  rows: { projectId: string; ids: string[] } | { projectId: string },
 ): Promise<void> {
   const from = Prisma.raw(table);
-  if (rows.ids) {
+  if ('ids' in rows) {
     if (rows.ids.length === 0) return;
     await tx.$queryRaw`SELECT id FROM ${from} WHERE project_id = ${rows.projectId} AND id = ANY(${[...new Set(rows.ids)].sort()}) ORDER BY id FOR UPDATE`;
   } else {

@@ -16,13 +16,21 @@ import {
   type OrderLineItemResource,
   type OrderPaymentResource,
 } from '../orders/index.js';
-import { completeDraftIn, lockDraftForPayment } from '../draft-orders/index.js';
+import { completeDraftIn } from '../draft-orders/index.js';
 import { paymentProviderOf, paymentsBusy, type PaymentOutcome, type ProviderName } from '../payments/index.js';
 import type { KeyedLimiter } from '../../shared/keyed-limiter.js';
 import { recordEmail } from '../platform/index.js';
 import type { CarrierAccess } from '../shipping/index.js';
 import { awaitsAction, findCheckout, type CheckoutKey } from './checkout-access.js';
-import { lockDraftVariants, requireDraftAsOpened } from './checkout-from-draft.js';
+import { lockDraftVariants } from './checkout-from-draft.js';
+import {
+  endUnpayableStep,
+  isLapsedStep,
+  LapsedMeanwhile,
+  payableUnderLock,
+  requireOrderable,
+  type LockedDraft,
+} from './checkout-payable.js';
 import { creditForCompletion, holdCredit, settleCredit } from './checkout-store-credit.js';
 import { linesOf, ratesFor, reopenIfLapsed, type CheckoutWithLines } from './checkouts.service.js';
 import {
@@ -31,6 +39,7 @@ import {
   returnCheckoutUses,
 } from './checkout-discounts.service.js';
 import { renderOrderConfirmation } from './order-confirmation.email.js';
+import { refundUnplaced } from './unplaced-payments.js';
 import { lineDiscounts, type DiscountApplicationResource } from '../discounts/index.js';
 
 type CheckoutComplete = components['schemas']['CheckoutComplete'];
@@ -48,23 +57,8 @@ export interface CompletionOptions {
 /** What completing answers: the order (201), or the checkout whose payment waits for another step (202). */
 export type Completion = { order: Order } | { pending: CheckoutWithLines };
 
-/** 400 naming what the order still needs: an e-mail, a line, a shipping address. */
-function requireOrderable(checkout: Checkout): void {
-  if (!checkout.email) throw invalidField('email', "Set the checkout's email before completing it.");
-  if (checkout.lineCount === 0) throw invalidField('lines', 'Add at least one line before completing the checkout.');
-  if (!checkout.shippingAddress)
-    throw invalidField('shipping_address', 'Set a shipping address before completing the checkout.');
-}
-
-/**
- * 409 conflict: the checkout (its address or lines) changed between the shipping rate check and the lock, so whether
- * its zone wants a rate chosen is not known any more.
- */
-const changedMeanwhile = () =>
-  new AppError(
-    'conflict',
-    'The checkout changed while it was being completed; review it (its shipping rate) and complete it again. Nothing was charged.',
-  );
+/** What a completion's transaction answers: a completion, or a payment step ended because its draft cannot be paid. */
+type Attempt = Completion | { refused: AppError; refund?: string };
 
 /** The order of a completed checkout. */
 const orderOf = (ctx: Ctx, db: Ctx['db'] | Tx, checkout: Checkout) =>
@@ -99,14 +93,24 @@ export async function completeCheckout(
       );
     }
   }
-  // A lapsed payment step is opened again first, in a transaction of its own: giving its held store credit back
-  // locks the customer's account, which the completion locks only after the codes and variants.
-  if (seen.status === 'requires_action' && !awaitsAction(seen))
-    await writeTx(ctx, {}, async (tx) => reopenIfLapsed(tx, ctx, await findCheckout(ctx, tx, key, true)));
-  const complete = () => writeTx(ctx, {}, (tx) => completeLocked(tx, ctx, key, seen, input, options));
+  // A lapsed payment step is opened again first, in a transaction of its own (LapsedMeanwhile says why).
+  const reopenLapsed = () =>
+    writeTx(ctx, {}, async (tx) => reopenIfLapsed(tx, ctx, await findCheckout(ctx, tx, key, true)));
+  if (isLapsedStep(seen)) await reopenLapsed();
+  const attempt = () => writeTx(ctx, {}, (tx) => completeLocked(tx, ctx, key, seen, input, options));
+  const complete = () =>
+    attempt().catch(async (error: unknown) => {
+      if (!(error instanceof LapsedMeanwhile)) throw error;
+      await reopenLapsed();
+      return attempt();
+    });
   // Stripe is called inside that transaction: the completion first takes one of the process's payment places.
   const slots = ctx.project.paymentProvider === 'stripe' ? options.paymentSlots : undefined;
-  return slots ? slots.run(ctx.project.id, complete, paymentsBusy) : complete();
+  const done = await (slots ? slots.run(ctx.project.id, complete, paymentsBusy) : complete());
+  if (!('refused' in done)) return done;
+  // Stripe not answering now leaves the refund to its payment_intent.succeeded event (receiveStripeWebhook).
+  if (done.refund) await refundUnplaced(ctx, 'stripe', done.refund, options.stripeApiBase).catch(() => undefined);
+  throw done.refused;
 }
 
 /**
@@ -120,16 +124,18 @@ async function completeLocked(
   seen: Checkout,
   input: CheckoutComplete | undefined,
   options: CompletionOptions,
-): Promise<Completion> {
-  let checkout = await reopenIfLapsed(tx, ctx, await findCheckout(ctx, tx, key, true));
+): Promise<Attempt> {
+  let checkout = await findCheckout(ctx, tx, key, true);
   if (checkout.status === 'completed') return { order: await orderOf(ctx, tx, checkout) };
-  // The draft stays locked until commit: completed meanwhile, it answers 409 before anything is charged.
   const lines = await linesOf(tx, checkout.id);
-  const draft = checkout.draftOrderId ? await lockDraftForPayment(ctx, tx, checkout.draftOrderId) : undefined;
-  if (draft) requireDraftAsOpened(checkout, lines, draft);
-  else {
-    requireOrderable(checkout);
-    if (!checkout.shippingRate && checkout.updatedAt.getTime() !== seen.updatedAt.getTime()) throw changedMeanwhile();
+  let draft: LockedDraft | undefined;
+  try {
+    // A draft stays locked until commit: completed, deleted or changed meanwhile, it answers 409.
+    draft = await payableUnderLock(tx, ctx, checkout, seen, lines);
+  } catch (error) {
+    // A payment step under way may have been paid at Stripe meanwhile: that payment is refunded.
+    if (!(error instanceof AppError) || !checkout.draftOrderId || !awaitsAction(checkout)) throw error;
+    return endUnpayableStep(tx, ctx, checkout, error, options.stripeApiBase);
   }
   // Reductions priced again and code uses counted before anything is held or charged (409 usage_limit_reached).
   checkout = await redeemCheckoutDiscounts(ctx, tx, checkout, lines);

@@ -8,6 +8,7 @@ import {
   customerKeyOf,
   discountBasket,
   giveBackCodes,
+  holdDiscounts,
   recordRedemptions,
   redeemCodes,
   requireApplied,
@@ -70,11 +71,18 @@ export async function redeemCheckoutDiscounts(
   let priced = checkout;
   // A payment waiting for its second step was started for the checkout's amount: it stands.
   if (!awaitsAction(checkout)) {
-    const discounted = await discountBasket(ctx, tx, basketOfCheckout(checkout, lines), checkout.discountCodes);
-    priced = { ...withTotals(ctx, checkout, lines, 'lines', discounted), expiresAt: checkout.expiresAt };
+    // Priced again until every code and promotion it got is held against a delete (one deleted meanwhile is priced
+    // out); twice more at most, after which one deleted keeps its reduction with no use recorded.
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const discounted = await discountBasket(ctx, tx, basketOfCheckout(checkout, lines), checkout.discountCodes);
+      priced = { ...withTotals(ctx, checkout, lines, 'lines', discounted), expiresAt: checkout.expiresAt };
+      const applications = priced.discountApplications as DiscountApplicationResource[];
+      const held = await holdDiscounts(tx, ctx, applications);
+      if (applications.every((applied) => applied.source === 'manual' || !applied.id || held.has(applied.id))) break;
+    }
     if (JSON.stringify(priced.discountApplications) !== JSON.stringify(checkout.discountApplications))
       priced = await saveCheckout(tx, priced);
-  }
+  } else await holdDiscounts(tx, ctx, checkout.discountApplications as DiscountApplicationResource[]);
   await redeemCodes(tx, ctx, await codesOf(tx, priced), customerKeyOf(priced.customerId, priced.email));
   return priced;
 }

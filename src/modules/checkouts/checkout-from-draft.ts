@@ -91,7 +91,7 @@ export async function createCheckoutFromDraft(
 
 /**
  * 409 conflict unless the draft, locked for its payment, still asks what its checkout was opened with (amounts,
- * currency, customer, e-mail, lines): the shopper pays what the checkout shows, and the order is the draft's, so a
+ * currency, customer, e-mail, addresses, lines): the shopper pays what the checkout shows, and the order is the draft's, so a
  * draft the merchant changed since is paid through a new checkout of its link.
  */
 export function requireDraftAsOpened(
@@ -110,6 +110,8 @@ export function requireDraftAsOpened(
     draft.currency === checkout.currency &&
     draft.customerId === checkout.customerId &&
     draft.customerEmail === checkout.email &&
+    JSON.stringify(draft.shippingAddress) === JSON.stringify(checkout.shippingAddress) &&
+    JSON.stringify(draft.billingAddress) === JSON.stringify(checkout.billingAddress) &&
     JSON.stringify(items.map((item) => lineOf({ ...item, variantId: item.variantId ?? '' }))) ===
       JSON.stringify(lines.map(lineOf));
   if (!same) {

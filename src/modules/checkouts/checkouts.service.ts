@@ -132,6 +132,15 @@ export async function reopenIfLapsed(tx: Tx, ctx: Ctx, checkout: Checkout): Prom
   });
 }
 
+/** The checkout open again with its held units and held store credit released, and no payment under way. */
+export async function reopenCheckout(tx: Tx, ctx: Ctx, checkout: Checkout): Promise<void> {
+  await releasePaymentStep(tx, ctx, checkout);
+  await tx.checkout.update({
+    where: { id: checkout.id },
+    data: { status: 'open', ...NO_PAYMENT, updatedAt: new Date() },
+  });
+}
+
 /**
  * Reopens a checkout whose payment step lapsed while it held store credit, so the credit comes back on time even when
  * nobody touches the checkout again (the release-checkout-credit job, enqueued for the step's end).

@@ -11,8 +11,7 @@ import { placeOrder, type CompletionOptions } from './checkout-complete.js';
 import { redeemCheckoutDiscounts } from './checkout-discounts.service.js';
 import { lockDraftVariants, requireDraftAsOpened } from './checkout-from-draft.js';
 import { lockDraftForPayment } from '../draft-orders/index.js';
-import { releasePaymentStep } from './checkout-store-credit.js';
-import { linesOf, NO_PAYMENT } from './checkouts.service.js';
+import { linesOf, reopenCheckout } from './checkouts.service.js';
 import { recordUnplacedPayment, refundUnplaced, settleUnplaced } from './unplaced-payments.js';
 
 const INTENT_EVENTS = new Set(['payment_intent.succeeded', 'payment_intent.payment_failed']);
@@ -106,7 +105,7 @@ async function handleIntentEvent(
     if (checkout?.status === 'completed' && checkout.paymentReference === intent.id) return false;
     const waiting = checkout?.status === 'requires_action' && checkout.paymentReference === intent.id;
     if (!succeeded) {
-      if (waiting) await reopen(tx, ctx, checkout);
+      if (waiting) await reopenCheckout(tx, ctx, checkout);
       return false;
     }
     if (waiting && (await placed(tx, ctx, checkout, intent, options))) return false;
@@ -117,7 +116,7 @@ async function handleIntentEvent(
       amount: intent.amount,
       currency: intent.currency,
     });
-    if (waiting) await reopen(tx, ctx, checkout);
+    if (waiting) await reopenCheckout(tx, ctx, checkout);
     return true;
   });
   if (unplaced) await refundUnplaced(ctx, 'stripe', intent.id, options.stripeApiBase);
@@ -134,15 +133,6 @@ async function lockedCheckout(tx: Tx, ctx: Ctx, intent: Stripe.PaymentIntent): P
         WHERE project_id = ${ctx.project.id} AND payment_provider = 'stripe' AND payment_reference = ${intent.id}
         FOR UPDATE`;
   return rows.length === 0 ? null : tx.checkout.findUniqueOrThrow({ where: { id: rows[0].id } });
-}
-
-/** The checkout open again with its held units and held store credit released, and no payment under way. */
-async function reopen(tx: Tx, ctx: Ctx, checkout: Checkout): Promise<void> {
-  await releasePaymentStep(tx, ctx, checkout);
-  await tx.checkout.update({
-    where: { id: checkout.id },
-    data: { status: 'open', ...NO_PAYMENT, updatedAt: new Date() },
-  });
 }
 
 /** Completes the waiting checkout with the intent (a savepoint: false, nothing written, when its units are gone). */

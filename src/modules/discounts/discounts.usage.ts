@@ -34,10 +34,26 @@ export async function redeemCodes(tx: Tx, ctx: Ctx, codes: Discount[], customerK
   }
 }
 
+/** The codes and promotions among a basket's reductions (a manual discount names none). */
+const namedIn = (applications: DiscountApplicationResource[]) =>
+  applications.filter((applied) => applied.source !== 'manual' && applied.id);
+
 /**
- * Records the order's use of each code and promotion it got (what it took off), in the order's transaction. Each is
- * held against a delete until commit, so a delete racing the order waits and then finds the use (and archives it);
- * one deleted before keeps its reduction on the order with no use recorded.
+ * Holds the codes and promotions the reductions name against a delete until the caller's transaction ends (an order
+ * being placed with them: the delete waits, then finds the order's use and archives); answers the ids still there.
+ * A use counted or another order's hold does not wait.
+ */
+export function holdDiscounts(tx: Tx, ctx: Ctx, applications: DiscountApplicationResource[]): Promise<Set<string>> {
+  return keepDiscountRows(
+    tx,
+    ctx.project.id,
+    namedIn(applications).map((applied) => applied.id!),
+  );
+}
+
+/**
+ * Records the order's use of each code and promotion it got (what it took off), in the order's transaction, held
+ * against a delete (holdDiscounts); one deleted before keeps its reduction on the order with no use recorded.
  */
 export async function recordRedemptions(
   tx: Tx,
@@ -46,13 +62,9 @@ export async function recordRedemptions(
   applications: DiscountApplicationResource[],
   customerKey: string | null,
 ): Promise<void> {
-  const named = applications.filter((applied) => applied.source !== 'manual' && applied.id);
+  const named = namedIn(applications);
   if (named.length === 0) return;
-  const kept = await keepDiscountRows(
-    tx,
-    ctx.project.id,
-    named.map((applied) => applied.id!),
-  );
+  const kept = await holdDiscounts(tx, ctx, named);
   const rows = named.filter((applied) => kept.has(applied.id!));
   if (rows.length === 0) return;
   await tx.discountRedemption.createMany({

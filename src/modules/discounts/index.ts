@@ -7,6 +7,6 @@ export {
   type BasketInput,
   type Discounted,
 } from './discounts.pricing.js';
-export { giveBackCodes, recordRedemptions, redeemCodes, releaseRedemptions } from './discounts.usage.js';
+export { giveBackCodes, holdDiscounts, recordRedemptions, redeemCodes, releaseRedemptions } from './discounts.usage.js';
 export { lineDiscounts, type DiscountApplicationResource } from './discounts.mappers.js';
 export { allocate as allocateAmount, paidForUnits } from './money.js';

@@ -8,6 +8,7 @@ import {
   customerKeyOf,
   discountBasket,
   giveBackCodes,
+  holdDiscounts,
   recordRedemptions,
   redeemCodes,
   requireApplied,
@@ -95,6 +96,8 @@ const rowsOf = (ctx: Ctx, tx: Tx, draft: DraftOrder) =>
  */
 export async function countDraftUses(ctx: Ctx, tx: Tx, draftId: string): Promise<void> {
   const draft = await findDraftOrder(ctx, tx, draftId, true);
+  // Held against a delete first, so the rows read next stay until the order is placed.
+  await holdDiscounts(tx, ctx, applicationsOf(draft));
   const rows = await rowsOf(ctx, tx, draft);
   const gone = applicationsOf(draft).find((a) => a.source === 'code' && !rows.some((row) => row.id === a.id));
   if (gone) {

@@ -4,6 +4,7 @@ import type { Ctx } from '../../shared/context.js';
 import { AppError, notFound } from '../../shared/errors.js';
 import { draftIdOfPayToken } from './pay-link.js';
 import { itemsOf } from './draft-orders.write.js';
+import { lockRows } from '../../shared/write.js';
 
 /** 409 draft_order_completed unless the draft can still be paid by its customer (not completed, no custom item). */
 function requirePayable(draft: DraftOrder, items: DraftLineItem[] | null): void {
@@ -48,7 +49,7 @@ export async function lockDraftForPayment(
   tx: Tx,
   id: string,
 ): Promise<{ draft: DraftOrder; items: DraftLineItem[] }> {
-  await tx.$queryRaw`SELECT id FROM draft_orders WHERE id = ${id} AND project_id = ${ctx.project.id} FOR UPDATE`;
+  await lockRows(tx, 'draft_orders', { projectId: ctx.project.id, ids: [id] });
   const draft = await tx.draftOrder.findFirst({ where: { id, projectId: ctx.project.id } });
   if (!draft) throw new AppError('draft_order_completed', 'The draft order this checkout pays was deleted.');
   const items = await itemsOf(tx, draft.id);

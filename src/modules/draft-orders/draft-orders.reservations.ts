@@ -1,6 +1,6 @@
 import type { JobDeps } from '../../shared/job-definition.js';
 import { systemCtx } from '../../shared/context.js';
-import { writeTx } from '../../shared/write.js';
+import { lockRows, writeTx } from '../../shared/write.js';
 import { releaseReservations } from '../inventory/index.js';
 
 /**
@@ -17,7 +17,7 @@ export async function releaseExpiredReservations(
   if (!project) return 0;
   const ctx = systemCtx(deps, project, 'release-reservations');
   return writeTx(ctx, {}, async (tx) => {
-    await tx.$queryRaw`SELECT id FROM draft_orders WHERE project_id = ${projectId} AND id = ${draftOrderId} FOR UPDATE`;
+    await lockRows(tx, 'draft_orders', { projectId, ids: [draftOrderId] });
     const draft = await tx.draftOrder.findFirst({ where: { id: draftOrderId, projectId } });
     if (!draft) return 0;
     return releaseReservations(tx, ctx, draft, 'expired', true);

@@ -8,6 +8,7 @@ import { changedFields, recordEvent, type FieldChanges } from '../store-events/i
 import { jsonColumn } from '../../shared/json-column.js';
 import { toDraftOrderResource } from './draft-orders.mappers.js';
 import { computeTotals, type TaxAddress, type TaxSettings } from './totals.js';
+import { lockRows } from '../../shared/write.js';
 
 /** The fields of a draft whose changes draft_order.updated records. */
 export const DRAFT_FIELDS = [
@@ -42,8 +43,7 @@ export const MAX_AMOUNT = 1_000_000_000_000_000;
 /** The draft order of the project; 404 "Draft order not found." otherwise. With `lock`, its row stays locked for the transaction. */
 export async function findDraftOrder(ctx: Ctx, db: Database | Tx, id: string, lock = false): Promise<DraftOrder> {
   // Every write to a draft takes this lock first, so writes to one draft (items, totals, completion) queue up.
-  if (lock)
-    await db.$queryRaw`SELECT id FROM draft_orders WHERE project_id = ${ctx.project.id} AND id = ${id} FOR UPDATE`;
+  if (lock) await lockRows(db, 'draft_orders', { projectId: ctx.project.id, ids: [id] });
   return findOwned(ctx, db.draftOrder, id, 'Draft order not found.');
 }
 

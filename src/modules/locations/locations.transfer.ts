@@ -1,14 +1,15 @@
 import type { Ctx } from '../../shared/context.js';
 import { AppError } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
-import { writeTx } from '../../shared/write.js';
+import { lockRows, writeTx } from '../../shared/write.js';
 import { lockVariants, stockLocation, syncVariantTotals } from '../inventory/index.js';
 import { requireLocationsExtension } from './locations.service.js';
 import { moveLevels } from './locations.sql.js';
 
 /**
  * Moves every inventory level of a location to another in one transaction: destination levels created
- * or added to, source levels deleted, one adjustment each way per level, variant totals kept. Both
+ * or added to, source levels deleted, one adjustment each way per level, variant totals kept, the units drafts and
+ * checkouts hold there still held at the destination. Both
  * locations must be active. Returns the number of level rows moved.
  */
 export async function transferInventory(ctx: Ctx, sourceId: string, destinationId: string): Promise<number> {
@@ -23,6 +24,17 @@ export async function transferInventory(ctx: Ctx, sourceId: string, destinationI
     await stockLocation(ctx, tx, sourceId, 'id');
     await stockLocation(ctx, tx, destinationId, 'destination_location_id', 'Destination location not found.');
 
+    // The units held there move too: their checkouts and drafts are locked first, then the variants, the order their
+    // own writers take them in (a completion releases its hold, then deducts under the variants' locks).
+    const holders = await tx.inventoryReservation.findMany({
+      where: { projectId, locationId: sourceId },
+      select: { checkoutId: true, draftOrderId: true },
+    });
+    await lockRows(tx, 'checkouts', { projectId, ids: holders.flatMap((h) => (h.checkoutId ? [h.checkoutId] : [])) });
+    await lockRows(tx, 'draft_orders', {
+      projectId,
+      ids: holders.flatMap((h) => (h.draftOrderId ? [h.draftOrderId] : [])),
+    });
     const levels = await tx.inventoryLevel.findMany({ where: { locationId: sourceId }, select: { variantId: true } });
     const variantIds = levels.map((l) => l.variantId);
     await lockVariants(tx, projectId, variantIds);

@@ -11,7 +11,7 @@ import { newId } from '../../shared/ids.js';
 import { listPage, type SortColumns } from '../../shared/list-page.js';
 import { sql } from '../../shared/sql-list.js';
 import { findOwned } from '../../shared/owned.js';
-import { writeTx } from '../../shared/write.js';
+import { lockRows, writeTx } from '../../shared/write.js';
 import { lineDiscounts, type DiscountApplicationResource } from '../discounts/index.js';
 import type { StockAllocation } from '../inventory/index.js';
 import { recordEvent, storeEventRow, type FieldChanges } from '../store-events/index.js';
@@ -41,7 +41,7 @@ const SORTS: SortColumns<'listOrders'> = {
 
 /** The order of the project; 404 "Order not found." otherwise. With `lock`, its row stays locked for the transaction. */
 export async function findOrder(ctx: Ctx, db: Ctx['db'] | Tx, id: string, lock = false): Promise<Order> {
-  if (lock) await db.$queryRaw`SELECT id FROM orders WHERE project_id = ${ctx.project.id} AND id = ${id} FOR UPDATE`;
+  if (lock) await lockRows(db, 'orders', { projectId: ctx.project.id, ids: [id] });
   return findOwned(ctx, db.order, id, 'Order not found.');
 }
 

@@ -70,7 +70,7 @@ async function deadlocks(): Promise<number> {
   return Number(row.deadlocks);
 }
 
-describe("one customer's checkouts paying a draft and ordinary checkouts, both with store credit", () => {
+describe("completeCheckout and cancelOrder: one customer's draft and ordinary checkouts, with store credit", () => {
   test('racing completions all place their orders, and no deadlock happens', async () => {
     const before = await deadlocks();
     const statuses: number[] = [];

@@ -276,7 +276,7 @@ describe('a lapsed payment step', () => {
   });
 });
 
-describe("an unplaced payment's refund events", () => {
+describe("receiveStripeWebhook: an unplaced payment's refund events", () => {
   test('refund.failed and a succeeded refund.updated arriving together end failed, whichever lands last', async () => {
     const shop = await newShop();
     const projectId = shop.project.project.id;

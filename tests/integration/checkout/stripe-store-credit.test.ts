@@ -233,6 +233,29 @@ describe('a Stripe payment step holding store credit', () => {
     expect(stripeRefundsOf(intentId)).toEqual([]);
   });
 
+  test('lapsed, then completed again: the held credit comes back first and is spent again, one order', async () => {
+    const shop = await newShop();
+    const { jane, started } = await stepWithCredit(shop, 2000);
+    await lapse(started.checkout.id);
+    const again = await complete(jane.client, started, {
+      store_credit: {},
+      payment: { payment_method: 'pm_card_visa' },
+    });
+    expect(again.response.status).toBe(201);
+    const order = again.data!.data as Order;
+    expect(order.payments.map((p) => [p.provider, p.amount])).toEqual([
+      ['store_credit', 2000],
+      ['stripe', 7900],
+    ]);
+    expect(await ledger(jane.id)).toEqual([
+      ['issue', 2000],
+      ['payment', -2000],
+      ['payment_reversed', 2000],
+      ['payment', -2000],
+    ]);
+    expect(await balanceOf(shop.api, jane.id)).toBe(0);
+  });
+
   test('lapsed: cancel-checkout-payment and release-checkout-credit, in either order, give the credit back once', async () => {
     const shop = await newShop();
     const { jane, started, intentId } = await stepWithCredit(shop, 2000);

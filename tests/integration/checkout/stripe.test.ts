@@ -95,6 +95,30 @@ async function awaitingAction(shop: Shop) {
   return { started, checkout, intentId: checkout.payment!.reference };
 }
 
+/** A draft of one unit, the checkout its pay link opens, and that checkout's Stripe payment waiting for 3-D Secure. */
+async function draftStep(shop: Shop) {
+  const { variantId } = await readyCheckout(shop);
+  const draft = await createDraftOrder(shop.api, {
+    currency: 'EUR',
+    customer_email: 'jane@example.com',
+    shipping_address: BERLIN,
+  });
+  await addItems(shop.api, draft.id, [{ variant_id: variantId, quantity: 1 }]);
+  const project = await app.deps.db.project.findUniqueOrThrow({ where: { id: shop.project.project.id } });
+  const opened = await shop.shop.POST('/v1/checkouts/from-draft', { body: { token: payToken(project, draft.id) } });
+  expect(opened.response.status).toBe(201);
+  const started = { checkout: opened.data!.data, secret: opened.data!.client_secret };
+  const answer = await complete(shop, started, 'pm_card_authenticationRequired');
+  expect(answer.response.status).toBe(202);
+  return { draftId: draft.id, started, intentId: (answer.data!.data as Checkout).payment!.reference };
+}
+
+/** The merchant raises the draft's shipping while the shopper does 3-D Secure for the old total. */
+async function raiseShipping(shop: Shop, draftId: string) {
+  const raised = await shop.api.PATCH('/v1/draft-orders/{id}', { ...byId(draftId), body: { shipping_cost: 990 } });
+  expect(raised.response.status).toBe(200);
+}
+
 describe('the stripe provider', () => {
   test('pm_card_visa: a PaymentIntent is created and confirmed, the order is paid with it recorded', async () => {
     const shop = await newShop();
@@ -183,30 +207,35 @@ describe('receiveStripeWebhook', () => {
 
   test("payment_intent.succeeded for a draft's checkout the merchant changed meanwhile: no order, refunded in full", async () => {
     const shop = await newShop();
-    const { variantId } = await readyCheckout(shop);
-    const draft = await createDraftOrder(shop.api, {
-      currency: 'EUR',
-      customer_email: 'jane@example.com',
-      shipping_address: BERLIN,
-    });
-    await addItems(shop.api, draft.id, [{ variant_id: variantId, quantity: 1 }]);
-    const project = await app.deps.db.project.findUniqueOrThrow({ where: { id: shop.project.project.id } });
-    const opened = await shop.shop.POST('/v1/checkouts/from-draft', { body: { token: payToken(project, draft.id) } });
-    expect(opened.response.status).toBe(201);
-    const started = { checkout: opened.data!.data, secret: opened.data!.client_secret };
-    const answer = await complete(shop, started, 'pm_card_authenticationRequired');
-    expect(answer.response.status).toBe(202);
-    const intentId = (answer.data!.data as Checkout).payment!.reference;
-    // The merchant raises the shipping while the shopper does 3-D Secure for the old total.
-    const raised = await shop.api.PATCH('/v1/draft-orders/{id}', { ...byId(draft.id), body: { shipping_cost: 990 } });
-    expect(raised.response.status).toBe(200);
+    const { draftId, intentId } = await draftStep(shop);
+    await raiseShipping(shop, draftId);
     const intent = stand.authenticate(intentId);
     expect((await postEvent(shop, intentEvent('payment_intent.succeeded', intent))).status).toBe(200);
     expect(await orderCount(shop)).toBe(0);
     expect([...stand.refunds.values()].filter((refund) => refund.payment_intent === intentId)).toEqual([
       expect.objectContaining({ amount: intent.amount, status: 'succeeded' }),
     ]);
-    expect((await shop.api.GET('/v1/draft-orders/{id}', byId(draft.id))).data!.data.status).toBe('open');
+    expect((await shop.api.GET('/v1/draft-orders/{id}', byId(draftId))).data!.data.status).toBe('open');
+  });
+
+  test("the shopper's second call after the merchant changed the draft: 409, the checkout open again, the payment refunded", async () => {
+    const shop = await newShop();
+    const { draftId, started, intentId } = await draftStep(shop);
+    await raiseShipping(shop, draftId);
+    const intent = stand.authenticate(intentId);
+    const again = await complete(shop, started);
+    expect(again.response.status).toBe(409);
+    expect(again.error!.error.code).toBe('conflict');
+    expect(again.error!.error.message).toMatch(/changed after this checkout was opened.*refunded in full\.$/);
+    expect(await orderCount(shop)).toBe(0);
+    expect([...stand.refunds.values()].filter((refund) => refund.payment_intent === intentId)).toEqual([
+      expect.objectContaining({ amount: intent.amount, status: 'succeeded' }),
+    ]);
+    const checkout = await app.deps.db.checkout.findUniqueOrThrow({ where: { id: started.checkout.id } });
+    expect(checkout).toMatchObject({ status: 'open', paymentReference: null });
+    // Stripe's event for the same payment afterwards refunds nothing more.
+    expect((await postEvent(shop, intentEvent('payment_intent.succeeded', intent))).status).toBe(200);
+    expect([...stand.refunds.values()].filter((refund) => refund.payment_intent === intentId)).toHaveLength(1);
   });
 
   test('a forged signature answers 400 and changes nothing', async () => {

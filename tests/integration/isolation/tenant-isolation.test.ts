@@ -229,8 +229,8 @@ describe('the sweep covers every id-taking operation of the index', () => {
 });
 
 /**
- * Holds every row of A's ids (in whichever table) as an UPDATE of A's own holds it (FOR NO KEY UPDATE) until the
- * returned release is called: a request of B's that locks one of them (a row lock taken by the id before the
+ * Holds every row of A's ids (in whichever table) as A's own writers lock them (FOR UPDATE) until the returned
+ * release is called: a request of B's that locks one of them in any mode (a lock taken by the id before the
  * project is checked) waits for the release.
  */
 async function holdRowsOfA(): Promise<() => Promise<void>> {
@@ -246,10 +246,7 @@ async function holdRowsOfA(): Promise<() => Promise<void>> {
              WHERE table_schema = 'public' AND table_type = 'BASE TABLE')`,
       );
       for (const { table_name } of tables)
-        await tx.$queryRawUnsafe(
-          `SELECT 1 FROM "${table_name}" WHERE id = ANY($1) FOR NO KEY UPDATE`,
-          Object.values(A.ids),
-        );
+        await tx.$queryRawUnsafe(`SELECT 1 FROM "${table_name}" WHERE id = ANY($1) FOR UPDATE`, Object.values(A.ids));
       held();
       await released;
     },
