@@ -3359,8 +3359,10 @@ export interface paths {
          *     answers 409 `draft_order_completed` and charges nothing. The checkout pays what it shows: a draft the
          *     merchant changed after the checkout was opened (its amounts, lines, customer, e-mail or addresses)
          *     answers 409 `conflict` and charges nothing, and the pay page opens the link again for a checkout of the
-         *     draft as it is. Should that happen while a Stripe payment waits for its extra step (202), the checkout
-         *     opens again, and a payment the shopper already confirmed is refunded in full (the 409 says so).
+         *     draft as it is. Should that happen while a Stripe payment waits for its extra step (202), the 409 says a
+         *     payment the shopper confirmed is refunded in full: Stripe's `payment_intent.succeeded` event
+         *     (`receiveStripeWebhook`) refunds it and opens the checkout again; a payment not confirmed is cancelled
+         *     when the step's hold ends.
          *
          *     The token is an HMAC-SHA256 of the draft order's id under a key derived from the project's signing secret,
          *     checked in constant time; it stays valid as long as the draft is not completed. A malformed, forged or

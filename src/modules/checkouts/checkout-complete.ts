@@ -24,11 +24,11 @@ import type { CarrierAccess } from '../shipping/index.js';
 import { awaitsAction, findCheckout, type CheckoutKey } from './checkout-access.js';
 import { lockDraftVariants } from './checkout-from-draft.js';
 import {
-  endUnpayableStep,
   isLapsedStep,
   LapsedMeanwhile,
   payableUnderLock,
   requireOrderable,
+  stepRefused,
   type LockedDraft,
 } from './checkout-payable.js';
 import { creditForCompletion, holdCredit, settleCredit } from './checkout-store-credit.js';
@@ -39,7 +39,6 @@ import {
   returnCheckoutUses,
 } from './checkout-discounts.service.js';
 import { renderOrderConfirmation } from './order-confirmation.email.js';
-import { refundUnplaced } from './unplaced-payments.js';
 import { lineDiscounts, type DiscountApplicationResource } from '../discounts/index.js';
 
 type CheckoutComplete = components['schemas']['CheckoutComplete'];
@@ -56,9 +55,6 @@ export interface CompletionOptions {
 
 /** What completing answers: the order (201), or the checkout whose payment waits for another step (202). */
 export type Completion = { order: Order } | { pending: CheckoutWithLines };
-
-/** What a completion's transaction answers: a completion, or a payment step ended because its draft cannot be paid. */
-type Attempt = Completion | { refused: AppError; refund?: string };
 
 /** The order of a completed checkout. */
 const orderOf = (ctx: Ctx, db: Ctx['db'] | Tx, checkout: Checkout) =>
@@ -106,11 +102,7 @@ export async function completeCheckout(
     });
   // Stripe is called inside that transaction: the completion first takes one of the process's payment places.
   const slots = ctx.project.paymentProvider === 'stripe' ? options.paymentSlots : undefined;
-  const done = await (slots ? slots.run(ctx.project.id, complete, paymentsBusy) : complete());
-  if (!('refused' in done)) return done;
-  // Stripe not answering now leaves the refund to its payment_intent.succeeded event (receiveStripeWebhook).
-  if (done.refund) await refundUnplaced(ctx, 'stripe', done.refund, options.stripeApiBase).catch(() => undefined);
-  throw done.refused;
+  return slots ? slots.run(ctx.project.id, complete, paymentsBusy) : complete();
 }
 
 /**
@@ -124,7 +116,7 @@ async function completeLocked(
   seen: Checkout,
   input: CheckoutComplete | undefined,
   options: CompletionOptions,
-): Promise<Attempt> {
+): Promise<Completion> {
   let checkout = await findCheckout(ctx, tx, key, true);
   if (checkout.status === 'completed') return { order: await orderOf(ctx, tx, checkout) };
   const lines = await linesOf(tx, checkout.id);
@@ -133,9 +125,9 @@ async function completeLocked(
     // A draft stays locked until commit: completed, deleted or changed meanwhile, it answers 409.
     draft = await payableUnderLock(tx, ctx, checkout, seen, lines);
   } catch (error) {
-    // A payment step under way may have been paid at Stripe meanwhile: that payment is refunded.
-    if (!(error instanceof AppError) || !checkout.draftOrderId || !awaitsAction(checkout)) throw error;
-    return endUnpayableStep(tx, ctx, checkout, error, options.stripeApiBase);
+    // A Stripe payment step under way may have been confirmed by the shopper meanwhile: the refusal says so.
+    if (error instanceof AppError && checkout.draftOrderId && awaitsAction(checkout)) throw stepRefused(error);
+    throw error;
   }
   // Reductions priced again and code uses counted before anything is held or charged (409 usage_limit_reached).
   checkout = await redeemCheckoutDiscounts(ctx, tx, checkout, lines);
@@ -190,7 +182,8 @@ async function completeLocked(
         paymentReference: outcome.reference,
         paymentClientSecret: outcome.clientSecret ?? null,
         reservedUntil: until,
-        ...(await holdCredit(tx, ctx, checkout, credit, until)),
+        // A step confirmed again and still waiting keeps the credit it holds.
+        ...(awaitsAction(checkout) ? {} : await holdCredit(tx, ctx, checkout, credit, until)),
         updatedAt: new Date(),
       },
     });

@@ -3,18 +3,15 @@
  * (requireOrderable); under its lock, that nothing it was checked on changed meanwhile (payableUnderLock: the
  * shipping rate rule, a draft as its checkout shows it), and that its payment step has not lapsed since (a lapsed step
  * is opened again in a transaction of its own, LapsedMeanwhile). A payment step whose draft cannot be paid any more
- * ends here (endUnpayableStep): a payment it took is recorded unplaced and refunded after commit.
+ * is refused (stepRefused): a payment the shopper confirmed is refunded when Stripe reports it.
  */
 import type { Tx } from '../../db/client.js';
 import type { Checkout, CheckoutLine } from '../../generated/prisma/client.js';
 import type { Ctx } from '../../shared/context.js';
 import { AppError, invalidField } from '../../shared/errors.js';
 import { lockDraftForPayment } from '../draft-orders/index.js';
-import { providerNamed } from '../payments/index.js';
 import { awaitsAction } from './checkout-access.js';
 import { requireDraftAsOpened } from './checkout-from-draft.js';
-import { reopenCheckout } from './checkouts.service.js';
-import { recordUnplacedPayment } from './unplaced-payments.js';
 
 /** The draft a checkout pays, locked, with its items as they are now. */
 export type LockedDraft = Awaited<ReturnType<typeof lockDraftForPayment>>;
@@ -67,35 +64,12 @@ export async function payableUnderLock(
 }
 
 /**
- * Ends a payment step whose draft cannot be paid any more (`refusal`: completed, deleted or changed meanwhile), in
- * the caller's transaction: the checkout opened again (its held units and store credit released). A Stripe
- * PaymentIntent the shopper already confirmed (succeeded) is recorded unplaced, to be refunded after commit; one
- * that did not succeed is cancelled by the step's job when its hold ends. Answers the refusal as the client gets it
- * and the payment to refund, if any.
+ * The refusal of a draft's checkout whose payment step waits (202) while its draft cannot be paid any more
+ * (completed, deleted or changed meanwhile): nothing is written, and a PaymentIntent the shopper confirmed
+ * meanwhile is refunded in full when Stripe reports it (receiveStripeWebhook); one that was not is cancelled when
+ * the step's hold ends.
  */
-export async function endUnpayableStep(
-  tx: Tx,
-  ctx: Ctx,
-  checkout: Checkout,
-  refusal: AppError,
-  stripeApiBase: string | undefined,
-): Promise<{ refused: AppError; refund?: string }> {
-  const reference = checkout.paymentReference!;
-  const taken =
-    checkout.paymentProvider === 'stripe' &&
-    (await providerNamed('stripe', ctx.project, { apiBase: stripeApiBase }).confirmPayment(reference)).status ===
-      'succeeded';
-  if (taken) {
-    await recordUnplacedPayment(tx, ctx, {
-      checkoutId: checkout.id,
-      provider: 'stripe',
-      reference,
-      amount: Number(checkout.total - checkout.storeCreditAmount),
-      currency: checkout.currency,
-    });
-  }
-  await reopenCheckout(tx, ctx, checkout);
-  if (!taken) return { refused: refusal };
-  const message = `${refusal.message.replace(/ Nothing was charged\.$/, '')} The payment already taken for it is refunded in full.`;
-  return { refused: new AppError(refusal.code, message, refusal.options), refund: reference };
+export function stepRefused(refusal: AppError): AppError {
+  const message = `${refusal.message.replace(/ Nothing was charged\.$/, '')} A payment confirmed for it is refunded in full.`;
+  return new AppError(refusal.code, message, refusal.options);
 }

@@ -233,6 +233,25 @@ describe('a Stripe payment step holding store credit', () => {
     expect(stripeRefundsOf(intentId)).toEqual([]);
   });
 
+  test('confirmed again while the step still waits (a second 202): the held credit stays held and pays the order', async () => {
+    const shop = await newShop();
+    const { jane, started, intentId } = await stepWithCredit(shop, 2000);
+    const waiting = await complete(jane.client, started, {});
+    expect(waiting.response.status).toBe(202);
+    expect((waiting.data!.data as Checkout).payment!.store_credit_amount).toBe(2000);
+    stand.authenticate(intentId);
+    const done = await complete(jane.client, started, {});
+    expect(done.response.status).toBe(201);
+    expect((done.data!.data as Order).payments.map((p) => [p.provider, p.amount])).toEqual([
+      ['store_credit', 2000],
+      ['stripe', 7900],
+    ]);
+    expect(await ledger(jane.id)).toEqual([
+      ['issue', 2000],
+      ['payment', -2000],
+    ]);
+  });
+
   test('lapsed, then completed again: the held credit comes back first and is spent again, one order', async () => {
     const shop = await newShop();
     const { jane, started } = await stepWithCredit(shop, 2000);

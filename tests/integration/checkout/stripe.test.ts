@@ -218,7 +218,7 @@ describe('receiveStripeWebhook', () => {
     expect((await shop.api.GET('/v1/draft-orders/{id}', byId(draftId))).data!.data.status).toBe('open');
   });
 
-  test("the shopper's second call after the merchant changed the draft: 409, the checkout open again, the payment refunded", async () => {
+  test("the shopper's second call after the merchant changed the draft: 409; Stripe's event refunds the payment once", async () => {
     const shop = await newShop();
     const { draftId, started, intentId } = await draftStep(shop);
     await raiseShipping(shop, draftId);
@@ -228,14 +228,14 @@ describe('receiveStripeWebhook', () => {
     expect(again.error!.error.code).toBe('conflict');
     expect(again.error!.error.message).toMatch(/changed after this checkout was opened.*refunded in full\.$/);
     expect(await orderCount(shop)).toBe(0);
-    expect([...stand.refunds.values()].filter((refund) => refund.payment_intent === intentId)).toEqual([
-      expect.objectContaining({ amount: intent.amount, status: 'succeeded' }),
-    ]);
+    const refundsOfIntent = () => [...stand.refunds.values()].filter((refund) => refund.payment_intent === intentId);
+    expect(refundsOfIntent()).toEqual([]);
+    for (let i = 0; i < 2; i++)
+      expect((await postEvent(shop, intentEvent('payment_intent.succeeded', intent))).status).toBe(200);
+    expect(refundsOfIntent()).toEqual([expect.objectContaining({ amount: intent.amount, status: 'succeeded' })]);
     const checkout = await app.deps.db.checkout.findUniqueOrThrow({ where: { id: started.checkout.id } });
     expect(checkout).toMatchObject({ status: 'open', paymentReference: null });
-    // Stripe's event for the same payment afterwards refunds nothing more.
-    expect((await postEvent(shop, intentEvent('payment_intent.succeeded', intent))).status).toBe(200);
-    expect([...stand.refunds.values()].filter((refund) => refund.payment_intent === intentId)).toHaveLength(1);
+    expect(await orderCount(shop)).toBe(0);
   });
 
   test('a forged signature answers 400 and changes nothing', async () => {
