@@ -65,18 +65,23 @@ export type LockableTable =
   | 'draft_orders'
   | 'checkouts';
 
+/** Lockable tables whose rows are soft-deleted (`deleted_at`): the ones whose live rows can be locked all at once. */
+type SoftDeletedTable = 'customers' | 'locations' | 'products' | 'customer_groups' | 'companies';
+
 /**
  * Locks rows of the project for the rest of the transaction, always in id order so concurrent writers cannot
  * deadlock: those of the given ids (another project's id locks nothing, so no request waits on another project's
- * writes), or every live row of the project.
+ * writes), or every live row of the project (soft-deleted tables only).
  */
+export async function lockRows(tx: Tx, table: LockableTable, rows: { projectId: string; ids: string[] }): Promise<void>;
+export async function lockRows(tx: Tx, table: SoftDeletedTable, rows: { projectId: string }): Promise<void>;
 export async function lockRows(
   tx: Tx,
   table: LockableTable,
-  rows: { projectId: string; ids: string[] } | { projectId: string },
+  rows: { projectId: string; ids?: string[] },
 ): Promise<void> {
   const from = Prisma.raw(table);
-  if ('ids' in rows) {
+  if (rows.ids) {
     if (rows.ids.length === 0) return;
     await tx.$queryRaw`SELECT id FROM ${from} WHERE project_id = ${rows.projectId} AND id = ANY(${[...new Set(rows.ids)].sort()}) ORDER BY id FOR UPDATE`;
   } else {
