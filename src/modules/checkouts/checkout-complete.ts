@@ -23,14 +23,7 @@ import { recordEmail } from '../platform/index.js';
 import type { CarrierAccess } from '../shipping/index.js';
 import { awaitsAction, findCheckout, type CheckoutKey } from './checkout-access.js';
 import { lockDraftVariants } from './checkout-from-draft.js';
-import {
-  isLapsedStep,
-  LapsedMeanwhile,
-  payableUnderLock,
-  requireOrderable,
-  stepRefused,
-  type LockedDraft,
-} from './checkout-payable.js';
+import { isLapsedStep, LapsedMeanwhile, payableUnderLock, requireOrderable } from './checkout-payable.js';
 import { creditForCompletion, holdCredit, settleCredit } from './checkout-store-credit.js';
 import { linesOf, ratesFor, reopenIfLapsed, type CheckoutWithLines } from './checkouts.service.js';
 import {
@@ -120,15 +113,8 @@ async function completeLocked(
   let checkout = await findCheckout(ctx, tx, key, true);
   if (checkout.status === 'completed') return { order: await orderOf(ctx, tx, checkout) };
   const lines = await linesOf(tx, checkout.id);
-  let draft: LockedDraft | undefined;
-  try {
-    // A draft stays locked until commit: completed, deleted or changed meanwhile, it answers 409.
-    draft = await payableUnderLock(tx, ctx, checkout, seen, lines);
-  } catch (error) {
-    // A Stripe payment step under way may have been confirmed by the shopper meanwhile: the refusal says so.
-    if (error instanceof AppError && checkout.draftOrderId && awaitsAction(checkout)) throw stepRefused(error);
-    throw error;
-  }
+  // A draft stays locked until commit: completed, deleted or changed meanwhile, it answers 409.
+  const draft = await payableUnderLock(tx, ctx, checkout, seen, lines);
   // Reductions priced again and code uses counted before anything is held or charged (409 usage_limit_reached).
   checkout = await redeemCheckoutDiscounts(ctx, tx, checkout, lines);
   if (draft) await lockDraftVariants(tx, ctx, draft.items);

@@ -49,9 +49,14 @@ export async function payableUnderLock(
 ): Promise<LockedDraft | undefined> {
   if (isLapsedStep(checkout)) throw new LapsedMeanwhile();
   if (checkout.draftOrderId) {
-    const draft = await lockDraftForPayment(ctx, tx, checkout.draftOrderId);
-    requireDraftAsOpened(checkout, lines, draft);
-    return draft;
+    try {
+      const draft = await lockDraftForPayment(ctx, tx, checkout.draftOrderId);
+      requireDraftAsOpened(checkout, lines, draft);
+      return draft;
+    } catch (error) {
+      // A Stripe payment step under way may have been confirmed by the shopper meanwhile: the refusal says so.
+      throw error instanceof AppError && awaitsAction(checkout) ? stepRefused(error) : error;
+    }
   }
   requireOrderable(checkout);
   if (!checkout.shippingRate && checkout.updatedAt.getTime() !== seen.updatedAt.getTime()) {
@@ -69,7 +74,7 @@ export async function payableUnderLock(
  * meanwhile is refunded in full when Stripe reports it (receiveStripeWebhook); one that was not is cancelled when
  * the step's hold ends.
  */
-export function stepRefused(refusal: AppError): AppError {
+function stepRefused(refusal: AppError): AppError {
   const message = `${refusal.message.replace(/ Nothing was charged\.$/, '')} A payment confirmed for it is refunded in full.`;
   return new AppError(refusal.code, message, refusal.options);
 }
