@@ -3826,6 +3826,7 @@ export interface paths {
          * Create a synonym group
          * @description `equivalent` groups make every term find the others; `oneway` groups make the first term find the
          *     others, not the reverse. Terms are stored lowercased; a term may have several words ("tee shirt").
+         *     Terms that differ only in case or spacing are one term, and a group needs 2 different ones (400 otherwise).
          *     The next search uses the group.
          */
         post: operations["createSynonymGroup"];
@@ -8820,7 +8821,11 @@ export interface components {
             created_at: components["schemas"]["Timestamp"];
             updated_at: components["schemas"]["Timestamp"];
         };
-        /** @description 2-20 terms of 1-100 characters; stored lowercased. */
+        /**
+         * @description 2-20 terms of 1-100 characters; stored lowercased and trimmed, inner spaces collapsed, repeats removed. The
+         *     bound holds for the terms as stored: fewer than 2 different terms (`[Sneaker, sneaker]`) answers 400
+         *     `invalid_request` on `terms`.
+         */
         SynonymTerms: string[];
         SynonymGroupCreate: {
             /**

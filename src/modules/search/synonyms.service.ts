@@ -1,6 +1,7 @@
 import type { components } from '../../generated/openapi.js';
 import type { SynonymGroup } from '../../generated/prisma/client.js';
 import type { Ctx } from '../../shared/context.js';
+import { invalidField } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import { findOwned } from '../../shared/owned.js';
 import { writeTx } from '../../shared/write.js';
@@ -8,8 +9,23 @@ import { writeTx } from '../../shared/write.js';
 type SynonymGroupCreate = components['schemas']['SynonymGroupCreate'];
 type SynonymGroupUpdate = components['schemas']['SynonymGroupUpdate'];
 
-// Terms are stored lowercased and trimmed, inner spaces collapsed, repeats removed (order kept: a oneway group's first term matters).
-const cleanTerms = (terms: string[]) => [...new Set(terms.map((t) => t.toLowerCase().replace(/\s+/g, ' ').trim()))];
+/** A group holds at least this many terms as stored (openapi.yaml, `SynonymTerms`). */
+const MIN_TERMS = 2;
+
+/**
+ * The terms as stored: lowercased and trimmed, inner spaces collapsed, repeats removed (order kept: a oneway group's
+ * first term matters); 400 on `terms` when fewer than two different terms remain.
+ */
+function cleanTerms(terms: string[]): string[] {
+  const cleaned = [...new Set(terms.map((t) => t.toLowerCase().replace(/\s+/g, ' ').trim()))];
+  if (cleaned.length < MIN_TERMS) {
+    throw invalidField(
+      'terms',
+      `A synonym group needs at least ${MIN_TERMS} different terms; terms that differ only in case or spacing are one term.`,
+    );
+  }
+  return cleaned;
+}
 
 /** The project's synonym groups, oldest first. */
 export async function listSynonymGroups(ctx: Ctx): Promise<SynonymGroup[]> {
