@@ -6008,8 +6008,8 @@ export interface components {
          *     of them. Every type a subscription accepts is emitted by at least one operation. The types no operation
          *     emits yet are refused by createWebhook and updateWebhook with 400 `invalid_request` on `events[i]`, naming
          *     why, until they are: `fulfillment_order.created` (fulfilments are made on the order itself),
-         *     `fulfillment.updated` (a fulfilment changes only by being cancelled: `fulfillment.cancelled`),
-         *     and `discount.*` and `promotion.*` (those areas are not built yet). Of the refund group,
+         *     and `fulfillment.updated` (a fulfilment changes only by being cancelled: `fulfillment.cancelled`). Of
+         *     the refund group,
          *     `refund.created` is recorded with every refund, `refund.succeeded` and `refund.failed` when its provider
          *     answers (`createOrderRefund`). Purchase orders emit `purchase_order.created` (createPurchaseOrder),
          *     `purchase_order.updated` (updatePurchaseOrder, placePurchaseOrder), `purchase_order.received` (every
@@ -6076,7 +6076,7 @@ export interface components {
          */
         WebhookUrl: string;
         /**
-         * @description 1-11 event types of the catalogue; every type is subscribable.
+         * @description 1-11 event types of the catalogue; every type that an operation emits is subscribable (see `EventType`).
          * @example [
          *       "customer.created",
          *       "customer.updated"
