@@ -3361,7 +3361,8 @@ export interface paths {
          *     answers 409 `conflict` and charges nothing, and the pay page opens the link again for a checkout of the
          *     draft as it is. Should that happen while a Stripe payment waits for its extra step (202), the 409 says a
          *     payment the shopper confirmed is refunded in full: Stripe's `payment_intent.succeeded` event
-         *     (`receiveStripeWebhook`) refunds it and opens the checkout again; a payment not confirmed is cancelled
+         *     (`receiveStripeWebhook`) refunds it and opens the checkout again, and without that event the job at the end
+         *     of the step's hold does (it reads the payment back from Stripe); a payment not confirmed is cancelled
          *     when the step's hold ends.
          *
          *     The token is an HMAC-SHA256 of the draft order's id under a key derived from the project's signing secret,
@@ -3657,8 +3658,10 @@ export interface paths {
          *       a slow Stripe or one store's sale never holds what other requests and stores need; a completion that
          *       finds no place within 5 s answers 503 `service_unavailable` with `Retry-After: 5`, nothing charged.
          *       Without `stripe_secret_key` the answer is 400. When the payment step
-         *       times out (the hold lapses), its PaymentIntent is cancelled at Stripe (a job at the end of the window,
-         *       and whenever the lapsed checkout is next touched); a PaymentIntent that succeeds when its checkout can
+         *       times out (the hold lapses), the checkout is open again (when next touched, or by a job at the end of the
+         *       window), and that job reads the PaymentIntent back from Stripe, so nothing depends on Stripe's events
+         *       reaching the service: one the shopper confirmed is settled as `payment_intent.succeeded` settles it, any
+         *       other is cancelled at Stripe. A PaymentIntent that succeeds when its checkout can
          *       no longer become an order (the held units were sold meanwhile, the checkout was paid with another
          *       payment, or the draft order it pays changed) is refunded in full at once and recorded, so no money is kept without an order; store credit
          *       its payment step held is given back.

@@ -1,22 +1,31 @@
 import type { Ctx } from '../../shared/context.js';
 import { writeTx } from '../../shared/write.js';
-import { providerNamed } from '../payments/index.js';
+import { providerNamed, stripePaymentIntent } from '../payments/index.js';
+import type { CompletionOptions } from './checkout-complete.js';
+import { isLapsedStep } from './checkout-payable.js';
 import { releasePaymentStep } from './checkout-store-credit.js';
 import { NO_PAYMENT } from './checkouts.service.js';
+import { settleSucceededIntent } from './stripe-webhook.service.js';
 
 /**
- * Once a checkout's payment step has lapsed: under the checkout's row lock, a checkout still waiting on payment
- * `reference` past its hold is opened again (its units and held store credit released); then, with no transaction open, the provider's
- * payment is cancelled unless the checkout became an order with it. A hold not yet over (the job ran early) changes
- * nothing. A payment that succeeded meanwhile is not cancellable: its `payment_intent.succeeded` event refunds it.
- * Throws ProviderUnavailable when the provider does not answer (the job is retried). Returns whether it cancelled.
+ * Once a checkout's payment step has lapsed, without relying on Stripe's events (a project may have no
+ * stripe_webhook_secret, a delivery may be lost): a PaymentIntent the shopper confirmed is settled as its
+ * `payment_intent.succeeded` event settles it (the order placed if the checkout still can be, else a full refund).
+ * Otherwise, under the checkout's row lock, a checkout still waiting on payment `reference` past its hold is opened
+ * again (its units and held store credit released); then, with no transaction open, the payment is cancelled, and
+ * one confirmed meanwhile (Stripe refuses the cancel) is refunded in full. A checkout that became an order with the
+ * payment, or whose hold is not over (the job ran early), is left as it is. Throws ProviderUnavailable when Stripe
+ * does not answer (the job is retried; every step finds what an earlier run did).
  */
 export async function endLapsedPayment(
   ctx: Ctx,
   checkoutId: string,
   reference: string,
-  stripeApiBase: string | undefined,
-): Promise<boolean> {
+  options: CompletionOptions,
+): Promise<void> {
+  const seen = await ctx.db.checkout.findFirst({ where: { id: checkoutId, projectId: ctx.project.id } });
+  if (seen?.paymentReference === reference && !isLapsedStep(seen)) return;
+  if (await settledAsSucceeded(ctx, reference, options)) return;
   const cancel = await writeTx(ctx, {}, async (tx) => {
     const rows = await tx.$queryRaw<Array<{ id: string }>>`
       SELECT id FROM checkouts WHERE id = ${checkoutId} AND project_id = ${ctx.project.id} FOR UPDATE`;
@@ -32,6 +41,16 @@ export async function endLapsedPayment(
     });
     return true;
   });
-  if (cancel) await providerNamed('stripe', ctx.project, { apiBase: stripeApiBase }).cancelPayment(reference);
-  return cancel;
+  if (!cancel) return;
+  const provider = providerNamed('stripe', ctx.project, { apiBase: options.stripeApiBase });
+  if (!(await provider.cancelPayment(reference))) await settledAsSucceeded(ctx, reference, options);
+}
+
+/** Reads the PaymentIntent back from Stripe; when it succeeded, settles it (settleSucceededIntent) and says so. */
+async function settledAsSucceeded(ctx: Ctx, reference: string, options: CompletionOptions): Promise<boolean> {
+  const endpoint = { apiBase: options.stripeApiBase };
+  const intent = await stripePaymentIntent(ctx.project.stripeSecretKey, endpoint, reference);
+  if (intent.status !== 'succeeded') return false;
+  await settleSucceededIntent(ctx, intent, options);
+  return true;
 }

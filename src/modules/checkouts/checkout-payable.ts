@@ -3,7 +3,7 @@
  * (requireOrderable); under its lock, that nothing it was checked on changed meanwhile (payableUnderLock: the
  * shipping rate rule, a draft as its checkout shows it), and that its payment step has not lapsed since (a lapsed step
  * is opened again in a transaction of its own, LapsedMeanwhile). A payment step whose draft cannot be paid any more
- * is refused (stepRefused): a payment the shopper confirmed is refunded when Stripe reports it.
+ * is refused (stepRefused): a payment the shopper confirmed is refunded (Stripe's event, or the lapse job).
  */
 import type { Tx } from '../../db/client.js';
 import type { Checkout, CheckoutLine } from '../../generated/prisma/client.js';
@@ -71,8 +71,8 @@ export async function payableUnderLock(
 /**
  * The refusal of a draft's checkout whose payment step waits (202) while its draft cannot be paid any more
  * (completed, deleted or changed meanwhile): nothing is written, and a PaymentIntent the shopper confirmed
- * meanwhile is refunded in full when Stripe reports it (receiveStripeWebhook); one that was not is cancelled when
- * the step's hold ends.
+ * meanwhile is refunded in full when Stripe reports it (receiveStripeWebhook), or at the latest when the step's hold
+ * ends (endLapsedPayment reads it back); one that was not is cancelled then.
  */
 function stepRefused(refusal: AppError): AppError {
   const message = `${refusal.message.replace(/ Nothing was charged\.$/, '')} A payment confirmed for it is refunded in full.`;

@@ -122,6 +122,13 @@ async function handleIntentEvent(
   if (unplaced) await refundUnplaced(ctx, 'stripe', intent.id, options.stripeApiBase);
 }
 
+/**
+ * Settles a PaymentIntent read back from Stripe as succeeded exactly as its `payment_intent.succeeded` event does
+ * (handleIntentEvent): the order placed when its checkout still waits on it, else refunded in full as unplaced.
+ */
+export const settleSucceededIntent = (ctx: Ctx, intent: Stripe.PaymentIntent, options: CompletionOptions) =>
+  handleIntentEvent(ctx, 'payment_intent.succeeded', intent, options);
+
 /** The project's checkout the intent pays, locked: the one its metadata names, else the one waiting on it. */
 async function lockedCheckout(tx: Tx, ctx: Ctx, intent: Stripe.PaymentIntent): Promise<Checkout | null> {
   const named = intent.metadata?.checkout_id;

@@ -9,5 +9,5 @@ export {
   type RefundOutcome,
   type RefundRequest,
 } from './payment-provider.types.js';
-export { stripeClient, stripeSdk, type StripeEndpoint } from './stripe-provider.js';
+export { stripeClient, stripePaymentIntent, stripeSdk, type StripeEndpoint } from './stripe-provider.js';
 export { paymentSlotsFor, paymentsBusy } from './payment-slots.js';

@@ -60,8 +60,11 @@ export interface PaymentProvider {
   confirmPayment(reference: string): Promise<PaymentOutcome>;
   /** Throws ProviderUnavailable when the provider did not answer (the refund stays pending and is asked again). */
   refundPayment(request: RefundRequest): Promise<RefundOutcome>;
-  /** Cancels a payment that has not succeeded (a lapsed payment step); a payment already settled is left as it is. */
-  cancelPayment(reference: string): Promise<void>;
+  /**
+   * Cancels a payment that has not succeeded (a lapsed payment step). A payment settled meanwhile (succeeded or
+   * cancelled) is left as it is: false then.
+   */
+  cancelPayment(reference: string): Promise<boolean>;
 }
 
 /** The provider did not answer (or answered that it failed): nothing is known, so the caller asks again later. */

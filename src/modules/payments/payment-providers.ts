@@ -11,7 +11,7 @@ const manualProvider: PaymentProvider = {
   },
   // The merchant returned the money outside the API (bank transfer, cash): the refund is recorded as done.
   refundPayment: async () => ({ status: 'succeeded', reference: null }),
-  cancelPayment: async () => {},
+  cancelPayment: async () => true,
 };
 
 /** The test provider's tokens and what each does (openapi.yaml, completeCheckout; docs/payments.md). */
@@ -55,7 +55,7 @@ const testProvider: PaymentProvider = {
     }
     return { status: 'succeeded', reference };
   },
-  cancelPayment: async () => {},
+  cancelPayment: async () => true,
 };
 
 /** The project's payment provider (its `payment_provider` setting). */

@@ -129,6 +129,22 @@ async function refunding(call: () => Promise<Stripe.Refund>): Promise<RefundOutc
   }
 }
 
+/** The PaymentIntent `reference` as Stripe has it now; ProviderUnavailable when Stripe does not answer or refuses. */
+export async function stripePaymentIntent(
+  secretKey: string | null,
+  endpoint: StripeEndpoint,
+  reference: string,
+): Promise<Stripe.PaymentIntent> {
+  const stripe = await stripeClient(secretKey, endpoint);
+  try {
+    return await stripe.paymentIntents.retrieve(reference);
+  } catch (error) {
+    const { errors } = await stripeSdk();
+    if (error instanceof errors.StripeError) throw new ProviderUnavailable(error.message);
+    throw error;
+  }
+}
+
 /**
  * The `stripe` provider: one PaymentIntent per checkout, amount and payment attempt (Stripe's idempotency key names
  * them, so a retry after a lost answer finds the same intent), confirmed with the shopper's PaymentMethod id and captured with it
@@ -179,10 +195,11 @@ export function stripeProvider(secretKey: string | null, endpoint: StripeEndpoin
       const stripe = await stripeClient(secretKey, endpoint);
       try {
         await stripe.paymentIntents.cancel(reference);
+        return true;
       } catch (error) {
         const { errors } = await stripeSdk();
-        // Succeeded or canceled meanwhile (payment_intent_unexpected_state): its webhook settles it.
-        if (error instanceof errors.StripeInvalidRequestError) return;
+        // Succeeded or canceled meanwhile (payment_intent_unexpected_state): the caller reads it back.
+        if (error instanceof errors.StripeInvalidRequestError) return false;
         if (error instanceof errors.StripeError) throw new ProviderUnavailable(error.message);
         throw error;
       }

@@ -237,6 +237,47 @@ describe('a lapsed payment step', () => {
     expect(stand.intents.get(intentId)!.status).toBe('succeeded');
   });
 
+  // Stripe's events may never come (no stripe_webhook_secret, no endpoint set up at Stripe, a delivery lost): the job
+  // reads the PaymentIntent itself, so money the shopper paid never stays without an order.
+  test('the shopper confirmed but Stripe sends no event: the job places the order with the PaymentIntent', async () => {
+    const shop = await newShop();
+    const { started, intentId } = await lapsedStep(shop);
+    stand.authenticate(intentId);
+    const payload = { v: 1 as const, projectId: shop.project.project.id, checkoutId: started.checkout.id };
+    await jobs['cancel-checkout-payment'].handle(app.deps, { ...payload, reference: intentId });
+    const orders = await app.deps.db.order.findMany({ where: { checkoutId: started.checkout.id } });
+    expect(orders).toEqual([expect.objectContaining({ financialStatus: 'paid' })]);
+    const order = await readOrder(shop, orders[0].id);
+    expect(order.payments).toEqual([expect.objectContaining({ provider: 'stripe', reference: intentId })]);
+    expect(stripeRefundsOf(intentId)).toHaveLength(0);
+    expect(stand.intents.get(intentId)!.status).toBe('succeeded');
+    // Stripe's event arriving late changes nothing.
+    expect((await postEvent(shop, 'payment_intent.succeeded', stand.intents.get(intentId)!)).status).toBe(200);
+    expect(await app.deps.db.order.count({ where: { checkoutId: started.checkout.id } })).toBe(1);
+    expect(stripeRefundsOf(intentId)).toHaveLength(0);
+  });
+
+  test('the shopper confirmed, the units were sold meanwhile and Stripe sends no event: the job refunds in full', async () => {
+    const shop = await newShop(1);
+    const { started, intentId } = await lapsedStep(shop);
+    expect((await complete(shop, await start(shop), 'pm_card_visa')).response.status).toBe(201);
+    const intent = stand.authenticate(intentId);
+    const payload = { v: 1 as const, projectId: shop.project.project.id, checkoutId: started.checkout.id };
+    await jobs['cancel-checkout-payment'].handle(app.deps, { ...payload, reference: intentId });
+    expect(await app.deps.db.order.count({ where: { checkoutId: started.checkout.id } })).toBe(0);
+    expect(stripeRefundsOf(intentId)).toEqual([
+      expect.objectContaining({ amount: intent.amount, status: 'succeeded' }),
+    ]);
+    const records = await app.deps.db.unplacedPayment.findMany({ where: { projectId: shop.project.project.id } });
+    expect(records).toEqual([expect.objectContaining({ reference: intentId, refundStatus: 'succeeded' })]);
+    const checkout = await app.deps.db.checkout.findUniqueOrThrow({ where: { id: started.checkout.id } });
+    expect(checkout).toMatchObject({ status: 'open', paymentReference: null });
+    // The job run again (pg-boss retries) and Stripe's late event refund nothing more.
+    await jobs['cancel-checkout-payment'].handle(app.deps, { ...payload, reference: intentId });
+    expect((await postEvent(shop, 'payment_intent.succeeded', intent)).status).toBe(200);
+    expect(stripeRefundsOf(intentId)).toHaveLength(1);
+  });
+
   test('payment_intent.succeeded after the units were sold meanwhile: no order, the payment refunded in full and recorded once', async () => {
     const shop = await newShop(1);
     const { started, intentId } = await lapsedStep(shop);
