@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { clientNetwork } from '../../shared/client-network.js';
 import type { Ctx } from '../../shared/context.js';
 
 /** Hashes remembered at most (per process); past that the memo starts afresh. */
@@ -10,13 +11,17 @@ const memo = new Map<string, { secret: string; hash: string }>();
 
 /**
  * Who searched, as the search log stores it: an HMAC-SHA256 (keyed with the project's signing secret, which
- * never leaves the database) of the signed-in customer's id, otherwise of the client's address. Distinct
- * values count distinct clients; the address itself is never stored, and the hash of one project says nothing
- * in another. Undefined when there is no client (background work).
+ * never leaves the database) of the signed-in customer's id, otherwise of the client's address (an IPv6 address:
+ * its network, `clientNetwork`, so one visitor changing addresses stays one client). Distinct values count distinct
+ * clients; the address itself is never stored, and the hash of one project says nothing in another. Undefined when there is no client (background work).
  */
 export function searchClientHash(ctx: Ctx, clientAddress: string | undefined): string | undefined {
   const who =
-    ctx.actor.kind === 'customer' ? `customer:${ctx.actor.id}` : clientAddress ? `address:${clientAddress}` : undefined;
+    ctx.actor.kind === 'customer'
+      ? `customer:${ctx.actor.id}`
+      : clientAddress
+        ? `address:${clientNetwork(clientAddress)}`
+        : undefined;
   if (!who) return undefined;
   const secret = ctx.project.signingSecret;
   const key = `${ctx.project.id}|${who}`;

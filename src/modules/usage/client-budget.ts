@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Database } from '../../db/client.js';
+import { clientNetwork } from '../../shared/client-network.js';
 import { takeOne } from './usage.sql.js';
 
 /**
@@ -23,8 +24,8 @@ export function emailBudgetKey(email: string): string {
   return `auth_email:${createHash('sha256').update(email.trim().toLowerCase()).digest('base64url').slice(0, 22)}`;
 }
 
-/** The budget key of a client address. */
-export const addressBudgetKey = (address: string): string => `auth_ip:${address}`;
+/** The budget key of a client address (an IPv6 address counts as its network). */
+export const addressBudgetKey = (address: string): string => `auth_ip:${clientNetwork(address)}`;
 
-/** The budget key of checkout creation from a client address. */
-export const checkoutBudgetKey = (address: string): string => `checkout_ip:${address}`;
+/** The budget key of checkout creation from a client address (an IPv6 address counts as its network). */
+export const checkoutBudgetKey = (address: string): string => `checkout_ip:${clientNetwork(address)}`;

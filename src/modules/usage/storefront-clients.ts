@@ -1,6 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import type { Database } from '../../db/client.js';
 import type { Project } from '../../generated/prisma/client.js';
+import { clientNetwork } from '../../shared/client-network.js';
 import { grantClientWindow } from './usage.sql.js';
 import type { Windows } from './windows.js';
 
@@ -43,8 +44,8 @@ export function clientBlock(limit: number, usedSoFar: number): number {
   return Math.max(1, Math.min(Math.ceil(left / 10), Math.ceil(limit / 20)));
 }
 
-/** The budget key of a storefront client address (its counter in rate_windows). */
-export const storefrontAddressKey = (address: string): string => `sf_ip:${address}`;
+/** The budget key of a storefront client address (its counter in rate_windows): an IPv6 address counts as its network. */
+export const storefrontAddressKey = (address: string): string => `sf_ip:${clientNetwork(address)}`;
 /** The budget key of a signed-in storefront customer. */
 export const storefrontCustomerKey = (customerId: string): string => `sf_customer:${customerId}`;
 

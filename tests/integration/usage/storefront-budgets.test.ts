@@ -197,6 +197,53 @@ describe("each storefront client spends at most its share of the store's storefr
   });
 });
 
+describe('an IPv6 client is its /56 network, since one subscriber holds a whole network of addresses', () => {
+  const from = (address: string, token: string, path = '/v1/products?limit=1') =>
+    fetch(`${proxied.baseUrl}${path}`, { headers: { 'X-API-Key': token, 'X-Forwarded-For': address } });
+
+  test("addresses of one /56 share one client's share of the storefront budget; another /56 is another client", async () => {
+    const project = await createProject(proxied, {}, { rate_limit_per_minute: 1000 });
+    await proxied.platform.PATCH('/platform/v1/projects/{id}', {
+      params: { path: { id: project.project.id } },
+      body: { storefront_rate_limit_per_minute: 30 },
+    });
+    await roomInMinute(15);
+    const pk = project.keys.publishable_test.token;
+    // A visitor walking its own addresses (a new interface id, then another /64 of its delegated /56) each request.
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++)
+      statuses.push((await from(`2001:db8:77:${(i * 17).toString(16)}::${i + 1}`, pk)).status);
+    expect(statuses).toEqual([200, 200, 200, 429, 429, 429]); // a tenth of 30, whichever addresses of the /56
+    const refused = await from('2001:db8:77:ff:abcd::1', pk);
+    expect(refused.headers.get('ratelimit-policy')).toBe('"client";q=3;w=60');
+    // The next /56 is another subscriber; IPv4 clients are their own address as before.
+    expect((await from('2001:db8:77:100::1', pk)).status).toBe(200);
+    expect((await from('203.0.113.40', pk)).status).toBe(200);
+  });
+
+  test('sign-in attempts from addresses of one /56 spend one auth_attempts_per_ip_per_minute budget', async () => {
+    const project = await createProject(proxied, {}, { rate_limit_per_minute: 1000 });
+    await proxied.platform.PATCH('/platform/v1/projects/{id}', {
+      params: { path: { id: project.project.id } },
+      body: { auth_attempts_per_ip_per_minute: 2 },
+    });
+    await roomInMinute(15);
+    const pk = project.keys.publishable_test.token;
+    const login = (address: string, i: number) =>
+      post(
+        proxied,
+        pk,
+        '/v1/auth/login',
+        { email: `nobody${i}@example.com`, password: 'x'.repeat(8) },
+        { 'X-Forwarded-For': address },
+      );
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) statuses.push((await login(`2001:db8:5:${i}::${i + 9}`, i)).status);
+    expect(statuses).toEqual([401, 401, 429, 429]);
+    expect((await login('2001:db8:6::1', 9)).status).toBe(401);
+  });
+});
+
 describe('client shares across processes', () => {
   test('two app processes on one database, a share of 10: of 40 requests from one client at most 10 and at least 8 are accepted', async () => {
     const second = await startTestApp({ databaseUrl: app.deps.config.databaseUrl });
