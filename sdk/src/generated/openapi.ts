@@ -1088,7 +1088,8 @@ export interface paths {
          * Change the signed-in customer's password
          * @description Checks `current_password` and sets `new_password` (same rule as register). The answer's tokens start a
          *     new session; every other session of the customer, the one of the calling access token included, is
-         *     ended, so other devices must sign in again. A wrong `current_password` answers 400 with `field:
+         *     ended, so other devices must sign in again, and every password reset link sent before the change is void
+         *     (400 on `token`), so a link read from the mailbox cannot undo it. A wrong `current_password` answers 400 with `field:
          *     current_password` and counts as a failed login of the customer's email, so the login lockout applies
          *     here too (429 with `Retry-After` while locked). A new password that breaks the rule answers 400 with
          *     `field: new_password` before the current password is checked.

@@ -5,6 +5,7 @@ import { AppError, invalidField } from '../../shared/errors.js';
 import { writeTx } from '../../shared/write.js';
 import { insertCustomer, updateCustomer } from '../customers/index.js';
 import { countPasswordAttempt, passwordAccepted } from './lockout.service.js';
+import { voidResetLinks } from './password-reset.service.js';
 import { passwordProblem } from './password-rule.js';
 import { hashPassword, needsRehash, verifyPassword } from './passwords.js';
 import { endCustomerSessions, startSession, type TokenPair } from './sessions.service.js';
@@ -107,8 +108,8 @@ export async function updateCurrentCustomer(ctx: Ctx, input: Schemas['CurrentCus
 /**
  * POST /v1/me/password: checks `new_password` against the rule (400 on new_password), then the current
  * password as a login attempt of the customer's email (lockout applies; 400 on current_password when
- * wrong), then sets the new hash, ends every session of the customer and starts a new one, in one
- * transaction.
+ * wrong), then sets the new hash, voids every outstanding reset link, ends every session of the customer and
+ * starts a new one, in one transaction.
  */
 export async function changePassword(ctx: Ctx, input: Schemas['PasswordChange'], issuer: string): Promise<TokenPair> {
   requireStoreDomain(ctx);
@@ -123,6 +124,8 @@ export async function changePassword(ctx: Ctx, input: Schemas['PasswordChange'],
   const passwordHash = await hashPassword(input.new_password);
   return writeTx(ctx, {}, async (tx) => {
     await tx.customer.update({ where: { id: customer.id }, data: { passwordHash } });
+    // After the update: the customer's row lock orders this against forgot-password, so no link outlives the change.
+    await voidResetLinks(tx, customer.id);
     await endCustomerSessions(tx, customer.id, 'password_change');
     return startSession(tx, ctx, customer.id, issuer);
   });

@@ -1,3 +1,4 @@
+import type { Tx } from '../../db/client.js';
 import type { Customer } from '../../generated/prisma/client.js';
 import type { Ctx } from '../../shared/context.js';
 import { emailLanguage } from '../../shared/email-language.js';
@@ -107,6 +108,11 @@ async function issueResetLink(ctx: Ctx, email: string, options: { smtp: boolean 
   });
 }
 
+/** Uses up every outstanding reset link of the customer (a reset, a password change): none can set a password after it. */
+export async function voidResetLinks(tx: Tx, customerId: string, at = new Date()): Promise<void> {
+  await tx.passwordResetToken.updateMany({ where: { customerId, usedAt: null }, data: { usedAt: at } });
+}
+
 async function findUsableResetToken(ctx: Ctx, token: string): Promise<{ id: string; customer: Customer } | null> {
   const row = await ctx.db.passwordResetToken.findUnique({
     where: { tokenHash: opaqueTokenHash(token) },
@@ -145,7 +151,7 @@ export async function resetPassword(ctx: Ctx, token: string, password: string): 
       data: { usedAt: now },
     });
     if (used.count === 0) throw invalidField('token', INVALID_TOKEN);
-    await tx.passwordResetToken.updateMany({ where: { customerId: customer.id, usedAt: null }, data: { usedAt: now } });
+    await voidResetLinks(tx, customer.id, now);
     await tx.customer.update({ where: { id: customer.id }, data: { passwordHash, emailVerified: true } });
     await endCustomerSessions(tx, customer.id, 'password_reset');
   });

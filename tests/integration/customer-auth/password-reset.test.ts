@@ -245,6 +245,24 @@ describe('resetPassword', () => {
     expect((await reset(first, 'Autumn-Trail-2028')).error!.error).toEqual(INVALID_TOKEN);
   });
 
+  test('a password change voids the reset links sent before it: a link read from the mailbox cannot undo it', async () => {
+    const session = await registerCustomer(shop, { email: 'changer@example.com' });
+    const token = await resetTokenFor('changer@example.com');
+    const changed = await signedIn(app, store.keys.publishable_test.token, session.access_token).POST(
+      '/v1/me/password',
+      { body: { current_password: GOOD_PASSWORD, new_password: NEW_PASSWORD } },
+    );
+    expect(changed.response.status).toBe(200);
+    expect((await reset(token, 'Autumn-Trail-2028')).error!.error).toEqual(INVALID_TOKEN);
+    expect(
+      (await shop.POST('/v1/auth/login', { body: { email: 'changer@example.com', password: NEW_PASSWORD } })).response
+        .status,
+    ).toBe(200);
+    // A link asked for after the change works as usual.
+    await afterCooldown('changer@example.com');
+    expect((await reset(await resetTokenFor('changer@example.com'), 'Autumn-Trail-2028')).response.status).toBe(200);
+  });
+
   test('a customer the merchant created sets its first password through forgot and reset', async () => {
     await createCustomer(app.client(store.keys.secret_test.token), { email: 'imported@example.com' });
     expect(
