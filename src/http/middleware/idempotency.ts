@@ -25,13 +25,19 @@ const BUSY_RETRY_MS = 100;
 
 // Keys belong to the credential that sent them, in its data mode (a live key with X-Test-Mode is another
 // scope): one key's stored answer (a webhook secret, say) is never replayed to another key of the project.
+// A publishable key is public (every shopper of the store sends it), so without a customer token the credential
+// is also the checkout secret sent (its digest): a stored checkout or order is replayed only to whoever could
+// reach it, never to another shopper who learnt the checkout id and the Idempotency-Key.
 function scopeOf(ctx: AppContext): string {
   const service = ctx.state.service;
   if (!service) return 'platform';
   const { actor } = service;
   const credential =
     actor.kind === 'api_key' ? actor.id : actor.kind === 'customer' ? `customer:${actor.id}` : actor.name;
-  return `${service.project.id}:${credential}:${service.mode}`;
+  const checkoutSecret =
+    actor.kind === 'api_key' && actor.keyType === 'publishable' ? ctx.get('X-Checkout-Secret') : '';
+  const proof = checkoutSecret ? `:${createHash('sha256').update(checkoutSecret).digest('base64url')}` : '';
+  return `${service.project.id}:${credential}${proof}:${service.mode}`;
 }
 
 /**

@@ -348,6 +348,50 @@ describe('completeCheckout with the test provider', () => {
     expect(await quantityOf(shop, variantId)).toBe(2);
   });
 
+  test("a replay needs the checkout's secret: the same key, path and body without it answer 404, not the order", async () => {
+    const variantId = await stocked(shop, 3);
+    const started = await ready(shop.shop, variantId);
+    const key = idempotencyHeader();
+    const first = await complete(shop.shop, started, 'tok_test_success', key);
+    expect(first.response.status).toBe(201);
+    // Another shopper of the store (the same public key) who learnt the checkout id and the key, not the secret.
+    for (const secret of [undefined, 'chks_not-the-secret']) {
+      const stranger = await shop.shop.POST('/v1/checkouts/{id}/complete', {
+        params: {
+          path: { id: started.checkout.id },
+          header: { ...key, ...(secret === undefined ? {} : { 'X-Checkout-Secret': secret }) },
+        },
+        body: { payment: { token: 'tok_test_success' } },
+      });
+      expect(stranger.response.status).toBe(404);
+      expect(stranger.response.headers.get('Idempotent-Replayed')).toBeNull();
+      expect(stranger.error!.error).toMatchObject({ code: 'not_found', message: 'Checkout not found.' });
+    }
+    // The shopper holding the secret still gets the stored answer.
+    const again = await complete(shop.shop, started, 'tok_test_success', key);
+    expect(again.response.headers.get('Idempotent-Replayed')).toBe('true');
+    expect(orderIn(again).id).toBe(orderIn(first).id);
+  });
+
+  test("adding lines with a key: a replay without the checkout's secret answers 404, not the checkout", async () => {
+    const variantId = await stocked(shop, 3);
+    const started = await ready(shop.shop, variantId);
+    const key = idempotencyHeader();
+    const add = (secret?: string) =>
+      shop.shop.POST('/v1/checkouts/{id}/lines', {
+        params: {
+          path: { id: started.checkout.id },
+          header: { ...key, ...(secret === undefined ? {} : { 'X-Checkout-Secret': secret }) },
+        },
+        body: { lines: [{ variant_id: variantId, quantity: 1 }] },
+      });
+    expect((await add(started.secret)).response.status).toBe(201);
+    const stranger = await add();
+    expect(stranger.response.status).toBe(404);
+    expect(stranger.response.headers.get('Idempotent-Replayed')).toBeNull();
+    expect((await add(started.secret)).response.headers.get('Idempotent-Replayed')).toBe('true');
+  });
+
   test('50 concurrent completions for the last 5 units: exactly 5 orders, 45 answer 409 out_of_stock, nothing held or charged for them', async () => {
     const variantId = await stocked(shop, 5);
     const checkouts = await Promise.all(
