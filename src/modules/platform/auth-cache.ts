@@ -7,6 +7,11 @@ import { notifyChannel } from './platform.sql.js';
 
 export type KeyWithProject = ApiKey & { project: Project };
 type Subject = `key:${string}` | `project:${string}`;
+/** When a read of a key began: the listener's connection and the changes heard until then. */
+export interface ReadStart {
+  connection: number;
+  evictions: number;
+}
 
 const CHANNEL = 'auth_changed';
 // Bounds staleness should a notification ever be missed while the listener looks healthy.
@@ -27,6 +32,8 @@ export async function notifyAuthChanged(db: Database | Tx, subject: Subject): Pr
 export class AuthCache {
   // ttlResolution 0: lru-cache reads the clock on each check instead of caching it behind a timer per read.
   private readonly entries = new LRUCache<string, KeyWithProject>({ max: MAX_ENTRIES, ttl: TTL_MS, ttlResolution: 0 });
+  /** Changes heard (evict() calls): a read that began before one may hold what it made stale. */
+  private evictions = 0;
   /** The process's LISTEN connection, shared with the other caches that need notifications. */
   readonly feed: ChangeFeed;
 
@@ -48,18 +55,24 @@ export class AuthCache {
   }
 
   /** What to pass to set() for a value about to be read from the database (see ChangeFeed.connection). */
-  readBegins(): number | undefined {
-    return this.feed.connection;
+  readBegins(): ReadStart | undefined {
+    const connection = this.feed.connection;
+    return connection === undefined ? undefined : { connection, evictions: this.evictions };
   }
 
-  /** Caches a value read since `readBegan` (readBegins()), unless the listener dropped or reconnected since. */
-  set(tokenHash: string, value: KeyWithProject, readBegan: number | undefined = this.feed.connection): void {
-    if (readBegan === undefined || readBegan !== this.feed.connection) return;
+  /**
+   * Caches a value read since `readBegan` (readBegins()), unless the listener dropped or reconnected since, or a
+   * key or project changed since: the read may predate that change, whose eviction found nothing to drop yet.
+   */
+  set(tokenHash: string, value: KeyWithProject, readBegan: ReadStart | undefined): void {
+    if (readBegan === undefined || readBegan.connection !== this.feed.connection) return;
+    if (readBegan.evictions !== this.evictions) return;
     this.entries.set(tokenHash, value);
   }
 
   /** Drops what a change to this key or project makes stale. */
   evict(subject: Subject): void {
+    this.evictions += 1;
     const [kind, id] = subject.split(':');
     const stale = [...this.entries.entries()].filter(
       ([, value]) => (kind === 'key' && value.id === id) || (kind === 'project' && value.projectId === id),

@@ -1,4 +1,5 @@
 import { describe, expect, test } from '@jest/globals';
+import { hashToken } from '../../../src/modules/platform/api-keys.js';
 import { AuthCache } from '../../../src/modules/platform/auth-cache.js';
 import { createLogger } from '../../../src/shared/logger.js';
 import { createProject } from '../../factories/project.factory.js';
@@ -46,6 +47,27 @@ describe('cached authentication', () => {
     // Revoked directly in the database: no notification at all.
     await a.deps.db.apiKey.update({ where: { id: keys.secret_test.id }, data: { revokedAt: new Date() } });
     expect(await status(b, token)).toBe(401);
+  });
+
+  test('a key read before its revocation committed is not cached once the revocation has been heard', async () => {
+    // findKeyByToken's steps, with a revocation by another process between its read and its set(): the read's
+    // snapshot predates the revocation, and the revocation's notification (which evicts nothing yet) is handled
+    // before the read's answer is. Kept, that answer would authenticate the revoked key for the entry's whole TTL.
+    const { keys } = await createProject(a);
+    const cache = new AuthCache(sessionUrlOf(a), createLogger('silent'));
+    await cache.start();
+    try {
+      const tokenHash = hashToken(keys.secret_test.token);
+      const readBegan = cache.readBegins();
+      const read = await a.deps.db.apiKey.findUnique({ where: { tokenHash }, include: { project: true } });
+      expect(read?.revokedAt).toBeNull();
+      await a.platform.DELETE('/platform/v1/keys/{id}', { params: { path: { id: keys.secret_test.id } } });
+      expect(await cache.feed.sync()).toBe(true); // the revocation's notification has been handled
+      cache.set(tokenHash, read!, readBegan);
+      expect(cache.get(tokenHash)).toBeUndefined();
+    } finally {
+      await cache.close();
+    }
   });
 
   test('close() cancels a pending reconnect, and no reconnect starts after it', async () => {
