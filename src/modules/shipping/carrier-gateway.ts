@@ -11,7 +11,7 @@ export const CARRIER_TIMEOUT_MS = 5_000;
 // Ten rates take well under 4 KiB; a bigger answer is a broken carrier, not one worth reading.
 const MAX_ANSWER_BYTES = 64 * 1024;
 // One checkout asks the same question several times within a minute; 10,000 answers of at most ten
-// rates each stay within a few MiB.
+// rates each stay within a few MiB (one project's at most 2,500).
 const CACHE_TTL_MS = 60_000;
 const CACHE_MAX_ENTRIES = 10_000;
 
@@ -19,6 +19,8 @@ const HEADERS = { accept: 'application/json', 'user-agent': 'commerce-api-carrie
 
 /** Who calls, and how the outbound request may go. */
 export interface CarrierCall {
+  /** The zone's project: its answers are kept within its share of the cache. */
+  projectId: string;
   zoneId: string;
   url: string;
   /** The JSON body (the CarrierCallbackRequest); also the cache key with the zone and URL. */
@@ -42,7 +44,7 @@ export interface CarrierGatewayOptions {
 
 /**
  * Carrier callbacks for the rate lookup, with a circuit breaker per zone (and URL) and a 60 s cache of good answers
- * per (zone, URL, request body), both in this process's memory: the hot path writes nothing to the
+ * per (zone, URL, request body), one project's at most a quarter of them, both in this process's memory: the hot path writes nothing to the
  * database and a carrier that is down costs at most one 5 s wait per zone a minute after three failures.
  */
 export class CarrierGateway {
@@ -65,7 +67,7 @@ export class CarrierGateway {
    */
   async rates(call: CarrierCall): Promise<AvailableRate[]> {
     const key = createHash('sha256').update(`${call.zoneId}\n${call.url}\n${call.body}`).digest('base64url');
-    const cached = this.cache.get(key);
+    const cached = this.cache.get(call.projectId, key);
     if (cached) {
       call.log.debug('carrier callback answered from cache', {
         request_id: call.requestId,
@@ -92,7 +94,7 @@ export class CarrierGateway {
     };
     if (outcome.ok) {
       this.breaker.success(circuit);
-      this.cache.set(key, outcome.rates);
+      this.cache.set(call.projectId, key, outcome.rates);
       call.log.info('carrier callback', { ...fields, outcome: 'ok', rates: outcome.rates.length });
       return outcome.rates;
     }

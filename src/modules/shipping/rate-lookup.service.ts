@@ -77,6 +77,7 @@ function askCarrier(
     currency: input.currency,
   };
   return carriers.gateway.rates({
+    projectId: ctx.project.id,
     zoneId,
     url,
     body: JSON.stringify(request),

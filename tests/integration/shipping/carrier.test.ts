@@ -306,6 +306,29 @@ describe('answer cache (60 s per zone and request body)', () => {
   });
 });
 
+describe('answer cache shared by the projects of a process', () => {
+  test("one project's lookups never push another project's cached answers out", async () => {
+    // The process's gateway with a bound of 8 answers, as another project's storefront would fill the real one.
+    const deps = store.app.deps as { carrierGateway?: CarrierGateway };
+    const original = deps.carrierGateway;
+    deps.carrierGateway = new CarrierGateway({ cache: new TtlCache({ ttlMs: 60_000, maxEntries: 8, now: clock }) });
+    try {
+      const quiet = await carrierZone({ kind: 'rates', rates: carrierRates(2) });
+      const body = { subtotal: 4242 };
+      const first = await lookup(quiet.storefront, body);
+      expect(receiver.seenBy(quiet.endpoint)).toHaveLength(1);
+      const busy = await carrierZone({ kind: 'rates', rates: carrierRates(1) });
+      for (let n = 0; n < 8; n++) await lookup(busy.storefront);
+      expect(receiver.seenBy(busy.endpoint)).toHaveLength(8);
+      // "A successful carrier answer is reused for 60 seconds for the same zone, URL and request body."
+      expect((await lookup(quiet.storefront, body)).rates).toEqual(first.rates);
+      expect(receiver.seenBy(quiet.endpoint)).toHaveLength(1);
+    } finally {
+      deps.carrierGateway = original;
+    }
+  });
+});
+
 describe('circuit breaker per zone', () => {
   test('after 3 consecutive failures the callback is skipped for 60 s (flat rates at once), then one trial call decides', async () => {
     const { endpoint, zone, flat, storefront } = await carrierZone({ kind: 'raw', status: 500, body: '' });

@@ -88,21 +88,31 @@ describe('TtlCache', () => {
   test('answers a value for ttlMs, then forgets it', () => {
     const time = clock();
     const cache = new TtlCache<number>({ ttlMs: 60_000, maxEntries: 10, now: time.now });
-    cache.set('k', 1);
+    cache.set('p', 'k', 1);
     time.advance(59_999);
-    expect(cache.get('k')).toBe(1);
+    expect(cache.get('p', 'k')).toBe(1);
     time.advance(1);
-    expect(cache.get('k')).toBeUndefined();
+    expect(cache.get('p', 'k')).toBeUndefined();
     expect(cache.size).toBe(0);
   });
 
-  test('keeps at most maxEntries, evicting the oldest; setting a key again renews it', () => {
+  test('keeps at most maxEntries, evicting the least recently used; setting a key again renews it', () => {
     const cache = new TtlCache<string>({ ttlMs: 60_000, maxEntries: 2 });
-    cache.set('a', 'A');
-    cache.set('b', 'B');
-    cache.set('a', 'A2');
-    cache.set('c', 'C');
-    expect([cache.get('a'), cache.get('b'), cache.get('c')]).toEqual(['A2', undefined, 'C']);
+    cache.set('p1', 'a', 'A');
+    cache.set('p2', 'b', 'B');
+    cache.set('p1', 'a', 'A2');
+    cache.set('p3', 'c', 'C');
+    expect([cache.get('p1', 'a'), cache.get('p2', 'b'), cache.get('p3', 'c')]).toEqual(['A2', undefined, 'C']);
     expect(cache.size).toBe(2);
+  });
+
+  test("a project holds at most a quarter of the entries: its own least recently used go, never another's", () => {
+    const cache = new TtlCache<number>({ ttlMs: 60_000, maxEntries: 8 });
+    cache.set('quiet', 'k', 0);
+    for (let n = 0; n < 8; n++) cache.set('busy', `k${n}`, n);
+    expect(cache.get('quiet', 'k')).toBe(0);
+    expect([0, 1, 2, 3, 4, 5].map((n) => cache.get('busy', `k${n}`))).toEqual(Array(6).fill(undefined));
+    expect([cache.get('busy', 'k6'), cache.get('busy', 'k7')]).toEqual([6, 7]);
+    expect(cache.get('busy', 'k')).toBeUndefined(); // keys are per project
   });
 });
