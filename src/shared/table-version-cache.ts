@@ -233,7 +233,7 @@ const MAX_CUSTOMER_PRICE_KEYS = 50_000;
 const MAX_LIVE_SESSIONS = 50_000;
 // A page's resolved prices hold at most 50 variants' (about 3 kB): 5,000 pages stay under 20 MB.
 const MAX_RESOLVED_PRICES = 5_000;
-// A verified token's entry is a digest and two ids (about 200 bytes): 20,000 stay under 5 MB.
+// A verified token's entry is a digest and two ids (about 200 bytes): 20,000 stay under 5 MB (a project's at most 5,000).
 const MAX_ACCESS_TOKENS = 20_000;
 // A product's JSON is about 1 kB with two variants: 8 million characters keep some 7,000 of them in 8-16 MB.
 const MAX_PRODUCT_JSON_LENGTH = 8_000_000;

@@ -151,7 +151,7 @@ export async function authenticateAccessToken(
   const verify = () => verifiedAccessToken(project, issuer, token);
   // The signature proves the same thing until the token expires: the scope holds everything else it depends on.
   const claims = caches
-    ? await caches.accessTokens.get(`${project.id}|${project.signingSecret}|${issuer ?? ''}`, token, verify)
+    ? await caches.accessTokens.get(project.id, `${project.signingSecret}|${issuer ?? ''}`, token, verify)
     : ((await verify())?.value ?? null);
   if (!claims) throw new AppError('unauthorized', INVALID_TOKEN);
   const read = () => readLiveSession(db, claims.sessionId);
