@@ -23645,7 +23645,7 @@ export interface operations {
                     "application/json": components["schemas"]["FulfillmentEnvelope"];
                 };
             };
-            /** @description The fulfilment is already cancelled, its order is, or a refund took units it shipped back into stock. */
+            /** @description The fulfilment is already cancelled, its order is, or a refund or a return took back units it shipped. */
             400: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];

@@ -185,7 +185,7 @@ export async function findFulfillment(ctx: Ctx, db: Ctx['db'] | Tx, orderId: str
   return fulfillment;
 }
 
-/** 400 when cancelling the fulfilment would leave fewer units shipped of a line than refunds already took back. */
+/** 400 when cancelling the fulfilment would leave fewer units shipped of a line than refunds and returns took back. */
 async function checkNoneReturned(tx: Tx, order: Order, fulfillment: Fulfillment): Promise<void> {
   const shipped = await shippedUnits(tx, order.id);
   for (const line of fulfillment.lineItems as FulfillmentLineItem[]) shipped[line.line_item_index] -= line.quantity;
@@ -194,7 +194,7 @@ async function checkNoneReturned(tx: Tx, order: Order, fulfillment: Fulfillment)
   if (index >= 0) {
     throw new AppError(
       'invalid_request',
-      `Units of line item ${index} shipped by this fulfillment came back through a refund; it can no longer be cancelled.`,
+      `Units of line item ${index} shipped by this fulfillment came back through a refund or are held by a return; it can no longer be cancelled.`,
     );
   }
 }
