@@ -15,8 +15,9 @@ export const paidWithStoreCredit = (order: Order): bigint =>
 
 /**
  * The part of a refund of `order` (before the refund) that goes back to the customer's store credit, returned to it in
- * the caller's transaction (openapi.yaml, createOrderRefund): earlier refunds took from the store credit part first,
- * so what is left of it is what the order paid with store credit minus everything refunded before.
+ * the caller's transaction (openapi.yaml, createOrderRefund): what is left of it is what the order paid with store
+ * credit minus what earlier refunds returned as store credit (a refund with `original_payment` returns none of it).
+ * The caller holds the order's row lock, so the earlier refunds read here are all of them.
  */
 export async function refundStoreCreditPart(
   tx: Tx,
@@ -24,8 +25,11 @@ export async function refundStoreCreditPart(
   order: Order,
   refund: { refundId: string; amount: bigint; method: Method },
 ): Promise<bigint> {
-  const share = storeCreditRefundShare(paidWithStoreCredit(order), order.totalRefunded, refund.amount, refund.method);
-  if (share === 0n || !order.customerId) return 0n;
+  const paid = paidWithStoreCredit(order);
+  if (paid === 0n || refund.method === 'original_payment' || !order.customerId) return 0n;
+  const returned = await tx.refund.aggregate({ where: { orderId: order.id }, _sum: { storeCreditAmount: true } });
+  const share = storeCreditRefundShare(paid, returned._sum.storeCreditAmount ?? 0n, refund.amount, refund.method);
+  if (share === 0n) return 0n;
   await returnStoreCredit(tx, ctx, {
     customerId: order.customerId,
     currency: order.currency,

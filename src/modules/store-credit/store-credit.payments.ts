@@ -75,17 +75,18 @@ export async function reverseHeldCredit(tx: Tx, ctx: Ctx, entryId: string): Prom
 
 /**
  * The part of a refund's `amount` that goes back as store credit: refunds go to what the order paid with store credit
- * first (`paidWithCredit` minus what earlier refunds returned, `refundedBefore`), unless the merchant asked for
- * `original_payment` (openapi.yaml, createOrderRefund).
+ * first (`paidWithCredit` minus what earlier refunds returned as store credit, `returnedBefore`; money they returned
+ * through the provider does not count), unless the merchant asked for `original_payment` (openapi.yaml,
+ * createOrderRefund).
  */
 export function storeCreditRefundShare(
   paidWithCredit: bigint,
-  refundedBefore: bigint,
+  returnedBefore: bigint,
   amount: bigint,
   method: 'store_credit' | 'original_payment' = 'store_credit',
 ): bigint {
   if (method === 'original_payment') return 0n;
-  const left = paidWithCredit - refundedBefore;
+  const left = paidWithCredit - returnedBefore;
   if (left <= 0n) return 0n;
   return amount < left ? amount : left;
 }

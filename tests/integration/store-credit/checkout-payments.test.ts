@@ -285,6 +285,29 @@ describe('createOrderRefund of an order paid with store credit', () => {
     expect(refund.data!.data.store_credit_amount).toBe(0);
     expect(await balanceOf(api, jane.id)).toBe(0);
   });
+
+  test('a money refund first leaves the store credit part whole: later refunds return it as credit, not as money', async () => {
+    // 9900 paid: 3000 store credit, 6900 through the provider.
+    const jane = await customer();
+    await issueCredit(api, jane.id, 3000);
+    const started = await ready(jane.shop);
+    const order = (await complete(jane.shop, started, { store_credit: {}, payment: { token: 'tok_test_success' } }))
+      .data!.data as Order;
+    const money = await api.POST('/v1/orders/{id}/refunds', {
+      ...byId(order.id),
+      body: { amount: 6900, store_credit_refund_method: 'original_payment' },
+    });
+    expect(money.data!.data).toMatchObject({ amount: 6900, store_credit_amount: 0 });
+    // "up to what was paid with store credit and not yet returned as store credit": all 3000 of it.
+    const rest = await api.POST('/v1/orders/{id}/refunds', { ...byId(order.id), body: { amount: 3000 } });
+    expect(rest.response.status).toBe(201);
+    expect(rest.data!.data).toMatchObject({ amount: 3000, store_credit_amount: 3000, provider: 'store_credit' });
+    expect(await balanceOf(api, jane.id)).toBe(3000);
+    // The provider gave back at most what it took.
+    const refunds = await app.deps.db.refund.findMany({ where: { orderId: order.id } });
+    const throughProvider = refunds.reduce((sum, r) => sum + Number(r.amount - r.storeCreditAmount), 0);
+    expect(throughProvider).toBe(6900);
+  });
 });
 
 describe('store_credit.used webhook', () => {
