@@ -3754,7 +3754,8 @@ export interface paths {
          *     **Filters** narrow the products; with `facets` (default true) `data.products.facets` counts the
          *     filtered matches before paging. `price` is the product's price (its lowest variant price);
          *     `currency` converts prices, price filters and facet bounds with the project's `exchange_rates`
-         *     (rounded to the minor unit); a currency the project has no rate for answers 400.
+         *     (rounded to the minor unit; minor units as each currency has them: USD 1990 at a JPY rate of 150 is
+         *     2985, as JPY has no minor unit below the yen); a currency the project has no rate for answers 400.
          *
          *     `explain=true` (secret keys only; 403 `forbidden` with a publishable key) adds to each product why it
          *     ranks where it does, including the words it does not match (`dropped_words`). Every search is logged for the analytics endpoints.
@@ -5495,7 +5496,7 @@ export interface components {
             }[];
         };
         /**
-         * @description Currency code to the decimal rate from the project currency (above 0, at most 1,000,000), used by search's `currency`.
+         * @description Currency code to the decimal rate from the project currency (units of the currency per unit of the project currency, not per minor unit; above 0, at most 1,000,000), used by search's `currency`.
          * @example {
          *       "EUR": 0.92,
          *       "GBP": 0.79

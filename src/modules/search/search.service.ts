@@ -2,6 +2,7 @@ import type { operations } from '../../generated/openapi.js';
 import type { Database } from '../../db/client.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import type { Ctx } from '../../shared/context.js';
+import { minorUnitRate } from '../../shared/currency-digits.js';
 import { AppError, invalidField } from '../../shared/errors.js';
 import { lowestCustomerPrices } from '../catalog/index.js';
 import { searchClientHash } from './search-client.js';
@@ -25,7 +26,10 @@ import { forgetProductIndexCaches, forgetVocabularyCaches } from './index-caches
 type SearchQuery = NonNullable<operations['searchCatalog']['parameters']['query']>;
 type SearchResult = operations['searchCatalog']['responses'][200]['content']['application/json']['data'];
 
-/** The conversion rate to `currency` from the project's currency; 400 when the project has none. */
+/**
+ * The factor from minor units of the project's currency to minor units of `currency`: the project's exchange rate,
+ * scaled by the currencies' minor units (minorUnitRate: cents to yen divides by 100); 400 when the project has none.
+ */
 export function exchangeRate(ctx: Ctx, currency: string | undefined): number {
   if (!currency || currency === ctx.project.currency) return 1;
   const rates = (ctx.project.exchangeRates ?? {}) as Record<string, unknown>;
@@ -36,7 +40,7 @@ export function exchangeRate(ctx: Ctx, currency: string | undefined): number {
       `This project has no exchange rate for ${currency}. Known: ${[ctx.project.currency, ...Object.keys(rates)].join(', ')}.`,
     );
   }
-  return rate;
+  return minorUnitRate(rate, ctx.project.currency, currency);
 }
 
 // What each cached answer is computed from: a write to any of these tables (any process, through the
