@@ -1,7 +1,7 @@
-import { LRUCache } from 'lru-cache';
 import type { Database } from '../../db/client.js';
 import type { Project } from '../../generated/prisma/client.js';
 import { clientNetwork } from '../../shared/client-network.js';
+import { ProjectLru } from '../../shared/project-lru.js';
 import { grantClientWindow } from './usage.sql.js';
 import type { Windows } from './windows.js';
 
@@ -23,8 +23,9 @@ interface ClientLease {
 // A client found at its share is not asked about again for this long, so a flooding client costs at most one
 // statement a second per process, however fast it sends.
 const RECHECK_FULL_MS = 1000;
-// Leases of the clients seen lately (about 150 bytes each: 50,000 stay under 10 MB); the least recently seen go
-// first, and what they held of the current minute is lost to that client alone.
+// Leases of the clients seen lately (about 150 bytes each: 50,000 stay under 10 MB), one project's at most a quarter
+// (ProjectLru): past it the project's own least recently seen go, else the process's, and what they held of the
+// current minute is lost to that client alone; one store's traffic never pushes every other store's clients out.
 const MAX_CLIENTS = 50_000;
 
 /**
@@ -64,10 +65,16 @@ export interface ClientDecision {
  * the share, then spends them locally.
  */
 export class StorefrontClients {
-  private readonly leases = new LRUCache<string, ClientLease>({ max: MAX_CLIENTS });
+  private readonly leases: ProjectLru<ClientLease>;
   private readonly refills = new Map<string, Promise<void>>();
 
-  constructor(private readonly db: Database) {}
+  /** `maxClients`: the leases kept, all projects together (tests make it small). */
+  constructor(
+    private readonly db: Database,
+    maxClients = MAX_CLIENTS,
+  ) {
+    this.leases = new ProjectLru<ClientLease>({ maxSize: maxClients });
+  }
 
   /**
    * Takes one request from the share of every client `keys` names (all of them must have some left); refused
@@ -99,7 +106,7 @@ export class StorefrontClients {
   ): Promise<number | null> {
     const leaseKey = `${projectId}|${key}`;
     for (;;) {
-      const lease = this.currentLease(leaseKey, windows, limit);
+      const lease = this.currentLease(projectId, key, windows, limit);
       if (lease.left > 0 && lease.unspent === 0) {
         lease.left -= 1;
         return Math.max(0, limit - lease.used) + lease.left;
@@ -115,12 +122,12 @@ export class StorefrontClients {
     }
   }
 
-  private currentLease(leaseKey: string, windows: Windows, limit: number): ClientLease {
-    let lease = this.leases.get(leaseKey);
+  private currentLease(projectId: string, key: string, windows: Windows, limit: number): ClientLease {
+    let lease = this.leases.get(projectId, key);
     const minuteStart = windows.minuteStart.getTime();
     if (!lease || lease.minuteStart !== minuteStart) {
       lease = { minuteStart, limit, left: 0, used: 0, exhaustedAt: 0, unspent: 0 };
-      this.leases.set(leaseKey, lease);
+      this.leases.set(projectId, key, lease);
     } else if (lease.limit !== limit) {
       lease.unspent += lease.left;
       lease.left = 0;
