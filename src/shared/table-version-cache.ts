@@ -235,7 +235,8 @@ const MAX_LIVE_SESSIONS = 50_000;
 const MAX_RESOLVED_PRICES = 5_000;
 // A verified token's entry is a digest and two ids (about 200 bytes): 20,000 stay under 5 MB (a project's at most 5,000).
 const MAX_ACCESS_TOKENS = 20_000;
-// A product's JSON is about 1 kB with two variants: 8 million characters keep some 7,000 of them in 8-16 MB.
+// A product's JSON is about 1 kB with two variants: 8 million characters keep some 7,000 of them in 8-16 MB (a
+// project's at most 2 million).
 const MAX_PRODUCT_JSON_LENGTH = 8_000_000;
 
 /** The index limits with the configured bounds (in MB; undefined: the default) in place of the defaults. */

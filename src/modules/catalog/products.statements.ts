@@ -220,13 +220,13 @@ async function withJson(
   texts: VersionedTexts | undefined,
 ): Promise<ProductJsonRow[]> {
   const key = (id: string) => `${view}:${id}`;
-  const kept = rows.map((row) => texts?.get(key(row.id), row.version));
+  const kept = rows.map((row) => texts?.get(projectId, key(row.id), row.version));
   const missing = rows.filter((_, i) => kept[i] === undefined).map((row) => row.id);
   const written = new Map<string, string>();
   if (missing.length > 0) {
     const source = productJsonPages[view](db, [sql`project_id = ${projectId}`, sql`id = ANY(${missing}::text[])`]);
     for (const row of await source.fetch({ ...BY_ID, take: missing.length })) {
-      texts?.set(key(row.id), row.version, row.json);
+      texts?.set(projectId, key(row.id), row.version, row.json);
       written.set(row.id, row.json);
     }
   }

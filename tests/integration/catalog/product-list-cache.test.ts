@@ -1,6 +1,10 @@
 import { describe, expect, test } from '@jest/globals';
+import { productList } from '../../../src/modules/catalog/products.statements.js';
+import { sql } from '../../../src/shared/sql-list.js';
+import { VersionedTexts } from '../../../src/shared/versioned-texts.js';
 import { createProduct } from '../../factories/catalog.factory.js';
 import { createProject } from '../../factories/project.factory.js';
+import { newestFirstPage } from '../../setup/pages.js';
 import { byId } from '../../setup/requests.js';
 import { useStore } from '../../setup/store.js';
 
@@ -82,5 +86,27 @@ describe('listProducts: products’ JSON kept in the process while their rows ar
     await api.DELETE('/v1/products/{id}', byId(product.id));
     expect(await merchantRow()).toBeUndefined();
     expect(await storefrontRow()).toBeUndefined();
+  });
+});
+
+describe('caches.productJson: one project holds at most a quarter of the kept texts', () => {
+  test("another project's catalog reads never push a project's products out: its next page is sent from the kept texts", async () => {
+    // 8,000 characters in all (a product's merchant JSON is under 1,000), a project's at most 2,000.
+    const texts = new VersionedTexts(8_000);
+    const page = (projectId: string) =>
+      productList(store.app.deps.db, 'merchant', projectId, [sql`deleted_at IS NULL`], texts).fetch(
+        newestFirstPage(25),
+      );
+    const quiet = await createProject(store.app);
+    await createProduct(store.app.client(quiet.keys.secret_test.token), { title: 'Quiet' });
+    const busy = await createProject(store.app);
+    const busyApi = store.app.client(busy.keys.secret_test.token);
+    for (let n = 0; n < 12; n++) await createProduct(busyApi, { title: `Busy ${n}` });
+    const first = await page(quiet.project.id);
+    expect(first[0].json.length).toBeLessThan(2_000);
+    expect((await page(busy.project.id)).length).toBe(12); // about 10,000 characters: more than the whole bound
+    const [hits, misses] = [texts.hits, texts.misses];
+    expect(await page(quiet.project.id)).toEqual(first);
+    expect([texts.hits - hits, texts.misses - misses]).toEqual([1, 0]);
   });
 });
