@@ -44,7 +44,7 @@ export interface CarrierGatewayOptions {
 
 /**
  * Carrier callbacks for the rate lookup, with a circuit breaker per zone (and URL) and a 60 s cache of good answers
- * per (zone, URL, request body), one project's at most a quarter of them, both in this process's memory: the hot path writes nothing to the
+ * per (zone, URL, request body), one project's at most a quarter of each, both in this process's memory: the hot path writes nothing to the
  * database and a carrier that is down costs at most one 5 s wait per zone a minute after three failures.
  */
 export class CarrierGateway {
@@ -78,7 +78,7 @@ export class CarrierGateway {
     }
     // Per zone and URL: a merchant who fixes a broken callback URL is not held up by the old one's circuit.
     const circuit = `${call.zoneId} ${call.url}`;
-    const decision = this.breaker.decide(circuit);
+    const decision = this.breaker.decide(call.projectId, circuit);
     if (decision === 'skip') {
       call.log.debug('carrier callback skipped: circuit open', { request_id: call.requestId, zone_id: call.zoneId });
       return [];
@@ -93,18 +93,18 @@ export class CarrierGateway {
       trial: decision === 'trial',
     };
     if (outcome.ok) {
-      this.breaker.success(circuit);
+      this.breaker.success(call.projectId, circuit);
       this.cache.set(call.projectId, key, outcome.rates);
       call.log.info('carrier callback', { ...fields, outcome: 'ok', rates: outcome.rates.length });
       return outcome.rates;
     }
-    this.breaker.failure(circuit, decision);
+    this.breaker.failure(call.projectId, circuit, decision);
     // A failing carrier logs at warn: a few lines, then one trial a minute per zone once its circuit opens.
     call.log.warn('carrier callback', {
       ...fields,
       outcome: outcome.failure,
       detail: outcome.detail,
-      circuit: this.breaker.state(circuit),
+      circuit: this.breaker.state(call.projectId, circuit),
     });
     return [];
   }
