@@ -2,7 +2,10 @@
 -- Each statement is headed by its file and the function it is in; ${…} is the source of a bound value or of a
 -- fragment spliced at run time (docs/architecture.md, "One way to the database per kind of work").
 
--- src/shared/change-feed.ts: ChangeFeed.notifySelf > sent
+-- src/shared/change-feed.ts: ROUND_TRIP
+SELECT 1;
+
+-- src/shared/change-feed.ts: ChangeFeed.notifySelf
 SELECT pg_notify($1, $2);
 
 -- src/shared/change-feed.ts: ChangeFeed.start

@@ -3,6 +3,8 @@ import pg from 'pg';
 import type { Logger } from './logger.js';
 
 const RECONNECT_MS = 1_000;
+// The cheapest statement with an answer: what caughtUp() waits for (the notifications before it come first).
+const ROUND_TRIP = 'SELECT 1';
 
 // The channel sync() notifies itself on: its payload names the sync (a prefix of this feed's own, then a number).
 export const SYNC_CHANNEL = 'change_feed_sync';
@@ -22,7 +24,9 @@ export class ChangeFeed {
   private syncCount = 0;
   /** The self-notification the next callers of sync() share, until it is sent. */
   private nextSync: Promise<boolean> | undefined;
-  /** The self-notification being sent (settled when none is). */
+  /** The round trip the next callers of caughtUp() share, until it is sent. */
+  private nextRoundTrip: Promise<boolean> | undefined;
+  /** The last query sent on the connection (settled when none runs): the next one goes out after it. */
   private sending: Promise<unknown> = Promise.resolve();
   private client: pg.Client | undefined;
   private isListening = false;
@@ -53,27 +57,64 @@ export class ChangeFeed {
    */
   sync(): Promise<boolean> {
     if (!this.client || !this.isListening) return Promise.resolve(false);
-    return (this.nextSync ??= this.sending.then(() => {
+    return (this.nextSync ??= this.inTurn(() => {
       this.nextSync = undefined;
       return this.notifySelf();
+    }).then((sent) => sent.heard));
+  }
+
+  /**
+   * Resolves true once every notification of the transactions that committed before it was called has been
+   * handled; false when the feed is not listening or drops meanwhile. One query on the listening connection:
+   * PostgreSQL delivers the notifications of what committed before a query was sent ahead of that query's result.
+   * What a cached value is checked against before it is served (a write another process answered may still have
+   * its notification on the way). Callers share one round trip: those that arrive while one is in flight share
+   * the next (the one in flight may have been sent before their writes committed).
+   */
+  caughtUp(): Promise<boolean> {
+    if (!this.client || !this.isListening) return Promise.resolve(false);
+    return (this.nextRoundTrip ??= this.inTurn(() => {
+      this.nextRoundTrip = undefined;
+      return this.roundTrip();
     }));
   }
 
-  /** Sends one self-notification and resolves once it is heard (true) or cannot be (false). */
-  private async notifySelf(): Promise<boolean> {
+  /** Runs `send` once the query sent before has its answer (one query on the connection at a time). */
+  private inTurn<V>(send: () => Promise<V>): Promise<V> {
+    const turn = this.sending.then(send);
+    this.sending = turn.catch(() => {});
+    return turn;
+  }
+
+  /**
+   * Sends one self-notification; once it is answered, `heard` resolves when it is heard (true) or cannot be
+   * (false). The next query may go out as soon as this one is answered, without waiting for `heard`.
+   */
+  private async notifySelf(): Promise<{ heard: Promise<boolean> }> {
     const client = this.client;
-    if (!client || !this.isListening) return false;
+    if (!client || !this.isListening) return { heard: Promise.resolve(false) };
     const name = `${this.syncPrefix}.${++this.syncCount}`;
     const heard = new Promise<boolean>((resolve) => this.syncs.set(name, resolve));
-    const sent = client.query('SELECT pg_notify($1, $2)', [SYNC_CHANNEL, name]);
-    this.sending = sent.catch(() => {});
     try {
-      await sent;
+      await client.query('SELECT pg_notify($1, $2)', [SYNC_CHANNEL, name]);
     } catch {
       this.syncs.delete(name);
+      return { heard: Promise.resolve(false) };
+    }
+    return { heard };
+  }
+
+  /** Sends an empty statement; true once it is answered on the same, still listening connection. */
+  private async roundTrip(): Promise<boolean> {
+    const client = this.client;
+    if (!client || !this.isListening) return false;
+    const connection = this.connections;
+    try {
+      await client.query(ROUND_TRIP);
+    } catch {
       return false;
     }
-    return heard;
+    return this.isListening && this.connections === connection;
   }
 
   /** Whether notifications are being received right now. */

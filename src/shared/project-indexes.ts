@@ -4,6 +4,7 @@ export interface IndexVersions {
   versionsOf(projectId: string, tables: readonly string[], projectWrites: boolean): number[];
   projectVersion(projectId: string): number;
   sync(): Promise<boolean>;
+  caughtUp(): Promise<boolean>;
   trackRows(projectId: string, table: string): void;
   rowsChanged(projectId: string, table: string, from: number, to: number): string[] | undefined;
 }
@@ -176,7 +177,8 @@ export class ProjectIndexes<T> {
   }
 
   /**
-   * The project's index for `key` (built from `tables` by `build`) when it is exact now; otherwise `undefined`,
+   * The project's index for `key` (built from `tables` by `build`) when it is exact now (call after caughtUp(), so
+   * that "now" includes every write answered before the read began); otherwise `undefined`,
    * and a sync, a patch (`patch`: only rows of its table changed, and their ids are known) or a build starts in
    * the background (unless one runs, or the last build finished too recently).
    */
@@ -198,8 +200,17 @@ export class ProjectIndexes<T> {
   }
 
   /**
+   * Resolves once every notification of what committed before the call has been heard (TableVersions.caughtUp):
+   * await it before get(), so an index is not served before a write another process answered shows in it.
+   */
+  async caughtUp(): Promise<void> {
+    if (this.versions.listening) await this.versions.caughtUp();
+  }
+
+  /**
    * As get, but when the index is only waiting for a sync of this process's writes or for changed rows to be
-   * applied (both take a round trip or two), waits for them up to `waitMs` rather than answer `undefined`.
+   * applied (both take a round trip or two), waits for them up to `waitMs` rather than answer `undefined`; first
+   * waits for every notification of what committed before the call (caughtUp), as get's callers do.
    */
   async waitingGet(
     projectId: string,
@@ -210,6 +221,7 @@ export class ProjectIndexes<T> {
     waitMs: number,
   ): Promise<T | undefined> {
     const until = Date.now() + waitMs;
+    if (this.slots.get(`${projectId}|${key}`)?.value !== undefined) await this.caughtUp();
     for (let attempt = 0; attempt < 3; attempt++) {
       const value = this.lookup(projectId, key, tables, build, patch);
       const slot = this.slots.get(`${projectId}|${key}`);

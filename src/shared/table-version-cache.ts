@@ -6,7 +6,9 @@ import { VersionedTexts } from './versioned-texts.js';
 
 /**
  * Values derived from a project's rows in some tables, cached per (project, key): an entry is served only while
- * the change feed listens and none of its tables changed since it was computed (every table named must carry
+ * the change feed listens, once every notification of what committed before the read began has been heard
+ * (TableVersions.caughtUp: one shared round trip on the listening connection), and none of its tables changed
+ * since it was computed (every table named must carry
  * the table_changed statement trigger, so any write notifies on commit, raw SQL included), nor, with
  * `projectWrites` (the default), the project through this process's writes. Bounded (`maxEntries`, least
  * recently used out). With `shareMisses` (the default) concurrent misses of a key share one computation, which
@@ -76,6 +78,10 @@ export class TableVersionCache<T> {
     fresh?: (value: T) => boolean,
   ): Promise<T> {
     const cacheKey = `${projectId}|${key}`;
+    // A kept value (or a computation under way) may predate a write another process answered before this read
+    // began, its notification still on the way: it is served only once every notification sent before now is in.
+    if (this.versions.listening && (this.entries.has(cacheKey) || (this.shareMisses && this.pending.has(cacheKey))))
+      await this.versions.caughtUp();
     const versions = this.versions.versionsOf(projectId, tables, this.projectWrites);
     const same = (other: number[]) => other.every((version, i) => version === versions[i]);
     const entry = this.entries.get(cacheKey);

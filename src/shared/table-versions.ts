@@ -109,6 +109,14 @@ export class TableVersions {
   }
 
   /**
+   * Resolves true once every notification of what committed before the call has been counted, in one shared round
+   * trip (ChangeFeed.caughtUp); false when the feed is not listening. Awaited before a kept value is served.
+   */
+  caughtUp(): Promise<boolean> {
+    return this.feed.caughtUp();
+  }
+
+  /**
    * Marks `table` changed for the project (undefined: for every project), as a notification does; a write of this
    * process calls it at once, before its notification arrives. A project nothing was read for is not recorded:
    * its first read starts it under a new serial.

@@ -242,7 +242,10 @@ async function buildPast(pool: pg.Pool, projectId: string, minClients: number): 
   });
 }
 
-/** The catalog part of the project's suggest index (words, collections, vocabulary) when it is exact now; else undefined, and it is being built. */
+/**
+ * The catalog part of the project's suggest index (words, collections, vocabulary) when it is exact now (call
+ * after the indexes' caughtUp()); else undefined, and it is being built.
+ */
 export function suggestCatalogOf(ctx: Ctx): CatalogIndex | undefined {
   const indexes = ctx.caches?.suggestIndexes as ProjectIndexes<CatalogIndex | PastIndex | null> | undefined;
   const pool = poolOf(ctx.db);
@@ -272,6 +275,7 @@ export async function suggestIndexOf(ctx: Ctx, minClients: number): Promise<Sugg
   const indexes = ctx.caches?.suggestIndexes as ProjectIndexes<CatalogIndex | PastIndex | null> | undefined;
   const pool = poolOf(ctx.db);
   if (!indexes || !pool) return undefined;
+  await indexes.caughtUp();
   const catalog = suggestCatalogOf(ctx);
   const past = indexes.get(ctx.project.id, `suggest-past|${minClients}`, PAST_TABLES, () =>
     buildPast(pool, ctx.project.id, minClients),

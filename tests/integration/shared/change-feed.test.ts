@@ -49,3 +49,37 @@ describe('ChangeFeed.sync', () => {
     expect(await closed.sync()).toBe(false);
   });
 });
+
+describe('ChangeFeed.caughtUp', () => {
+  test('fifty each resolve after a notification committed before them; those called during one round trip share the next', async () => {
+    const other = new pg.Client({ connectionString: url });
+    await other.connect();
+    const client = (feed as unknown as { client: pg.Client }).client;
+    const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+    let queries = 0;
+    (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args) => {
+      queries++;
+      return query(...args);
+    };
+    try {
+      await other.query("NOTIFY change_feed_test, 'committed before the read'");
+      const caughtUp = () => feed.caughtUp().then((done) => done && heard.includes('committed before the read'));
+      const first = caughtUp();
+      await new Promise(setImmediate); // the first one's round trip is on its way
+      const seenAtResolution = await Promise.all([first, ...Array.from({ length: 49 }, caughtUp)]);
+      expect(seenAtResolution).toEqual(Array(50).fill(true));
+      expect(queries).toBe(2);
+    } finally {
+      delete (client as unknown as { query?: unknown }).query;
+      await other.end();
+    }
+  });
+
+  test('after close, caughtUp resolves false at once', async () => {
+    const closed = new ChangeFeed(url, createLogger('silent'));
+    await closed.start();
+    expect(await closed.caughtUp()).toBe(true);
+    await closed.close();
+    expect(await closed.caughtUp()).toBe(false);
+  });
+});

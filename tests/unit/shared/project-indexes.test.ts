@@ -7,6 +7,7 @@ const unchanging: IndexVersions = {
   versionsOf: (_projectId, tables) => tables.map(() => 1),
   projectVersion: () => 0,
   sync: async () => true,
+  caughtUp: async () => true,
   trackRows: () => {},
   rowsChanged: () => undefined,
 };

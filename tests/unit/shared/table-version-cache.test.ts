@@ -12,6 +12,7 @@ function feedForTests() {
       handlers.set(channel, [...(handlers.get(channel) ?? []), handler]),
     onLost: () => {},
     sync: async () => true,
+    caughtUp: async () => true,
   } as unknown as ChangeFeed;
   const notify = (payload: string) => handlers.get(TABLE_CHANGED)?.forEach((handler) => handler(payload));
   return { feed, notify };
