@@ -13,6 +13,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { createDatabase } from '../src/db/client.js';
+import { CHANGE_FEED_APPLICATION_NAME } from '../src/shared/change-feed.js';
 import { migrate } from '../src/db/migrate.js';
 import { seedCatalog } from '../src/seed/catalog.seed.js';
 import {
@@ -104,7 +105,7 @@ try {
                FROM pg_stat_activity b WHERE b.pid = (pg_blocking_pids(a.pid))[1] LIMIT 1) AS blocker_query
           FROM pg_stat_activity a
           WHERE a.backend_type = 'client backend' AND a.datname = current_database() AND a.pid <> pg_backend_pid()
-            AND a.query NOT LIKE 'LISTEN%'`);
+            AND a.application_name <> '${CHANGE_FEED_APPLICATION_NAME}'`);
         samples += 1;
         for (const row of rows) {
           const key =

@@ -5,6 +5,12 @@ import type { Logger } from './logger.js';
 const RECONNECT_MS = 1_000;
 // The cheapest statement with an answer: what caughtUp() waits for (the notifications before it come first).
 const ROUND_TRIP = 'SELECT 1';
+// A listening connection that has not answered a query within this long is taken for dead (a peer that vanished
+// without closing it): dropped and reconnected, caches off meanwhile, so no read waits on it longer.
+const ANSWER_WITHIN_MS = 1_000;
+
+/** The listening connection's application_name: how operators (and tests) find it in pg_stat_activity. */
+export const CHANGE_FEED_APPLICATION_NAME = 'commerce-api change feed';
 
 // The channel sync() notifies itself on: its payload names the sync (a prefix of this feed's own, then a number).
 export const SYNC_CHANNEL = 'change_feed_sync';
@@ -29,6 +35,8 @@ export class ChangeFeed {
   /** The last query sent on the connection (settled when none runs): the next one goes out after it. */
   private sending: Promise<unknown> = Promise.resolve();
   private client: pg.Client | undefined;
+  /** Drops the current connection as lost (set by start() for its client). */
+  private drop: ((error?: Error) => void) | undefined;
   private isListening = false;
   private closed = false;
   private reconnectTimer: NodeJS.Timeout | undefined;
@@ -95,9 +103,7 @@ export class ChangeFeed {
     if (!client || !this.isListening) return { heard: Promise.resolve(false) };
     const name = `${this.syncPrefix}.${++this.syncCount}`;
     const heard = new Promise<boolean>((resolve) => this.syncs.set(name, resolve));
-    try {
-      await client.query('SELECT pg_notify($1, $2)', [SYNC_CHANNEL, name]);
-    } catch {
+    if (!(await this.answered(client, 'SELECT pg_notify($1, $2)', [SYNC_CHANNEL, name]))) {
       this.syncs.delete(name);
       return { heard: Promise.resolve(false) };
     }
@@ -109,12 +115,31 @@ export class ChangeFeed {
     const client = this.client;
     if (!client || !this.isListening) return false;
     const connection = this.connections;
-    try {
-      await client.query(ROUND_TRIP);
-    } catch {
-      return false;
-    }
+    if (!(await this.answered(client, ROUND_TRIP))) return false;
     return this.isListening && this.connections === connection;
+  }
+
+  /**
+   * Runs `sql` on the listening connection: true once answered; false when it fails, or when no answer comes within
+   * ANSWER_WITHIN_MS, and then the connection is dropped as lost (so nothing queued behind it waits longer).
+   */
+  private async answered(client: pg.Client, sql: string, values?: unknown[]): Promise<boolean> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((resolve) => {
+      timer = setTimeout(() => resolve('late'), ANSWER_WITHIN_MS);
+    });
+    const outcome = await Promise.race([
+      client.query(sql, values).then(
+        () => 'answered' as const,
+        () => 'failed' as const,
+      ),
+      late,
+    ]);
+    clearTimeout(timer);
+    if (outcome === 'late' && this.client === client) {
+      this.drop?.(new Error(`the listening connection did not answer within ${ANSWER_WITHIN_MS} ms`));
+    }
+    return outcome === 'answered';
   }
 
   /** Whether notifications are being received right now. */
@@ -145,7 +170,12 @@ export class ChangeFeed {
   /** Connects and listens (and reconnects when the connection drops); after close() it does nothing. */
   async start(): Promise<void> {
     if (this.closed) return;
-    const client = new pg.Client({ connectionString: this.databaseUrl });
+    // keepAlive: a peer that vanished without closing the connection is noticed by the kernel too.
+    const client = new pg.Client({
+      connectionString: this.databaseUrl,
+      keepAlive: true,
+      application_name: CHANGE_FEED_APPLICATION_NAME,
+    });
     this.client = client;
     const lost = (error?: Error) => {
       if (this.client !== client) return;
@@ -167,6 +197,7 @@ export class ChangeFeed {
       }, this.reconnectMs);
       this.reconnectTimer.unref();
     };
+    this.drop = lost;
     client.on('error', lost);
     client.on('end', () => lost());
     client.on('notification', (message) => {

@@ -10,7 +10,10 @@ import { VersionedTexts } from './versioned-texts.js';
  * (TableVersions.caughtUp: one shared round trip on the listening connection), and none of its tables changed
  * since it was computed (every table named must carry
  * the table_changed statement trigger, so any write notifies on commit, raw SQL included), nor, with
- * `projectWrites` (the default), the project through this process's writes. Bounded (`maxEntries`, least
+ * `projectWrites` (the default), the project through this process's writes. With `waitForOthers: false` an entry is
+ * served without that round trip (what other processes wrote shows once its notification arrives, within
+ * milliseconds): for values read inside write transactions, which must not wait on the listener with their
+ * locks held. Bounded (`maxEntries`, least
  * recently used out). With `shareMisses` (the default) concurrent misses of a key share one computation, which
  * values read inside a caller's transaction must not do. Without the listener every read computes.
  */
@@ -23,17 +26,19 @@ export class TableVersionCache<T> {
   private readonly counts: { hits: number; misses: number };
   private readonly shareMisses: boolean;
   private readonly projectWrites: boolean;
+  private readonly waitForOthers: boolean;
   /** Set on a view reading from a source that may lag: whether a computation starting now may be stored. */
   private readonly current?: (projectId: string) => boolean;
 
   constructor(
     private readonly versions: TableVersions,
     private readonly maxEntries: number,
-    options: { shareMisses?: boolean; projectWrites?: boolean } = {},
+    options: { shareMisses?: boolean; projectWrites?: boolean; waitForOthers?: boolean } = {},
     shared?: { from: TableVersionCache<T>; current: (projectId: string) => boolean },
   ) {
     this.shareMisses = options.shareMisses ?? true;
     this.projectWrites = options.projectWrites ?? true;
+    this.waitForOthers = options.waitForOthers ?? true;
     this.entries = shared?.from.entries ?? new Map<string, { value: T; versions: number[]; projectId: string }>();
     this.byProject = shared?.from.byProject ?? new Map<string, Set<string>>();
     this.pending = shared?.from.pending ?? new Map<string, { value: Promise<T>; versions: number[] }>();
@@ -60,7 +65,7 @@ export class TableVersionCache<T> {
     return new TableVersionCache<T>(
       this.versions,
       this.maxEntries,
-      { shareMisses: this.shareMisses, projectWrites: this.projectWrites },
+      { shareMisses: this.shareMisses, projectWrites: this.projectWrites, waitForOthers: this.waitForOthers },
       { from: this, current },
     );
   }
@@ -80,8 +85,8 @@ export class TableVersionCache<T> {
     const cacheKey = `${projectId}|${key}`;
     // A kept value (or a computation under way) may predate a write another process answered before this read
     // began, its notification still on the way: it is served only once every notification sent before now is in.
-    if (this.versions.listening && (this.entries.has(cacheKey) || (this.shareMisses && this.pending.has(cacheKey))))
-      await this.versions.caughtUp();
+    const kept = this.entries.has(cacheKey) || (this.shareMisses && this.pending.has(cacheKey));
+    if (this.waitForOthers && this.versions.listening && kept) await this.versions.caughtUp();
     const versions = this.versions.versionsOf(projectId, tables, this.projectWrites);
     const same = (other: number[]) => other.every((version, i) => version === versions[i]);
     const entry = this.entries.get(cacheKey);
@@ -282,9 +287,12 @@ export function createProcessCaches(
     versions,
     // Both are read inside the caller's transaction: a miss is never shared with another request.
     listTotals: new TableVersionCache<number>(versions, MAX_LIST_TOTALS, { shareMisses: false }),
+    // Read by every write that records an event, with its locks held: it does not wait for other processes'
+    // notifications (a subscription another process just made is seen once its notification arrives).
     webhookEventTypes: new TableVersionCache<ReadonlySet<string>>(versions, MAX_WEBHOOK_EVENT_TYPES, {
       shareMisses: false,
       projectWrites: false,
+      waitForOthers: false,
     }),
     searchAnswers: new TableVersionCache<unknown>(versions, MAX_SEARCH_ANSWERS),
     suggestIndexes: new ProjectIndexes<unknown>(

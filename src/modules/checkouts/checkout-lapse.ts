@@ -1,6 +1,7 @@
 import type { Ctx } from '../../shared/context.js';
+import { AppError } from '../../shared/errors.js';
 import { writeTx } from '../../shared/write.js';
-import { providerNamed, stripePaymentIntent } from '../payments/index.js';
+import { ProviderUnavailable, providerNamed, stripePaymentIntent } from '../payments/index.js';
 import type { CompletionOptions } from './checkout-complete.js';
 import { isLapsedStep } from './checkout-payable.js';
 import { releasePaymentStep } from './checkout-store-credit.js';
@@ -25,7 +26,13 @@ export async function endLapsedPayment(
 ): Promise<void> {
   const seen = await ctx.db.checkout.findFirst({ where: { id: checkoutId, projectId: ctx.project.id } });
   if (seen?.paymentReference === reference && !isLapsedStep(seen)) return;
-  if (await settledAsSucceeded(ctx, reference, options)) return;
+  // Stripe not answering (or refusing: a key changed since) must not keep the checkout held: it is reopened, and a
+  // later run (the cancel below fails the same way, so the job is retried) reads the payment back then.
+  const settled = await settledAsSucceeded(ctx, reference, options).catch((error: unknown) => {
+    if (error instanceof ProviderUnavailable || error instanceof AppError) return false;
+    throw error;
+  });
+  if (settled) return;
   const cancel = await writeTx(ctx, {}, async (tx) => {
     const rows = await tx.$queryRaw<Array<{ id: string }>>`
       SELECT id FROM checkouts WHERE id = ${checkoutId} AND project_id = ${ctx.project.id} FOR UPDATE`;

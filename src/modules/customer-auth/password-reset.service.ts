@@ -144,6 +144,12 @@ export async function resetPassword(ctx: Ctx, token: string, password: string): 
   const passwordHash = await hashPassword(password);
   const { customer } = reset;
   await writeTx(ctx, {}, async (tx) => {
+    // The customer's row first, as a password change and forgot-password take it (then the tokens): a reset racing
+    // a change waits for it instead of deadlocking. Under it the link must still name the customer's e-mail.
+    await lockRows(tx, 'customers', { projectId: ctx.project.id, ids: [customer.id] });
+    const current = await tx.customer.findUnique({ where: { id: customer.id } });
+    if (!current || current.deletedAt || current.emailNormalized !== customer.emailNormalized)
+      throw invalidField('token', INVALID_TOKEN);
     const now = new Date();
     // Conditional, so of two resets racing with one token exactly one wins.
     const used = await tx.passwordResetToken.updateMany({

@@ -257,6 +257,25 @@ describe('a lapsed payment step', () => {
     expect(stripeRefundsOf(intentId)).toHaveLength(0);
   });
 
+  test('Stripe down when the hold ends: the checkout opens again all the same; a later run cancels the payment', async () => {
+    const shop = await newShop();
+    const { started, intentId } = await lapsedStep(shop);
+    const payload = { v: 1 as const, projectId: shop.project.project.id, checkoutId: started.checkout.id };
+    stand.unavailable = true;
+    try {
+      // The cancel cannot be asked either: the job fails, to be retried.
+      await expect(
+        jobs['cancel-checkout-payment'].handle(app.deps, { ...payload, reference: intentId }),
+      ).rejects.toThrow();
+    } finally {
+      stand.unavailable = false;
+    }
+    const checkout = await app.deps.db.checkout.findUniqueOrThrow({ where: { id: started.checkout.id } });
+    expect(checkout).toMatchObject({ status: 'open', paymentReference: null });
+    await jobs['cancel-checkout-payment'].handle(app.deps, { ...payload, reference: intentId });
+    expect(stand.intents.get(intentId)!.status).toBe('canceled');
+  });
+
   test('the shopper confirmed, the units were sold meanwhile and Stripe sends no event: the job refunds in full', async () => {
     const shop = await newShop(1);
     const { started, intentId } = await lapsedStep(shop);

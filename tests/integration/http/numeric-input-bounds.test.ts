@@ -89,7 +89,8 @@ describe('exchange rates past what a price converted with them can hold', () => 
     const response = await get('/v1/search?q=costly&currency=JPY&facets=true');
     expect(response.status).toBe(200);
     const { data } = await json(response);
-    expect(data.products.data).toEqual([expect.objectContaining({ title: 'Costly widget', price: 1e15 })]);
+    // 1,000,000,000 cents of the project's USD at 1,000,000 yen to the dollar: 1e13 yen (JPY has no minor unit).
+    expect(data.products.data).toEqual([expect.objectContaining({ title: 'Costly widget', price: 1e13 })]);
   });
 });
 

@@ -1,6 +1,7 @@
 import { describe, expect, test } from '@jest/globals';
 import { hashToken } from '../../../src/modules/platform/api-keys.js';
 import { AuthCache } from '../../../src/modules/platform/auth-cache.js';
+import { CHANGE_FEED_APPLICATION_NAME } from '../../../src/shared/change-feed.js';
 import { createLogger } from '../../../src/shared/logger.js';
 import { createProject } from '../../factories/project.factory.js';
 import type { TestApp } from '../../setup/test-app.js';
@@ -42,7 +43,7 @@ describe('cached authentication', () => {
     expect(await status(b, token)).toBe(200);
     await b.deps.db.$executeRaw`
       SELECT pg_terminate_backend(pid) FROM pg_stat_activity
-      WHERE datname = current_database() AND query ILIKE 'LISTEN%' AND pid <> pg_backend_pid()`;
+      WHERE datname = current_database() AND application_name = ${CHANGE_FEED_APPLICATION_NAME} AND pid <> pg_backend_pid()`;
     expect(await eventually(() => !b.deps.authCache!.listening)).toBe(true);
     // Revoked directly in the database: no notification at all.
     await a.deps.db.apiKey.update({ where: { id: keys.secret_test.id }, data: { revokedAt: new Date() } });

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, test } from '@jest/globals';
 import pg from 'pg';
 import { freePort, startEmbeddedPostgres, type EmbeddedDatabase } from '../../../src/db/embedded-postgres.js';
+import { CHANGE_FEED_APPLICATION_NAME } from '../../../src/shared/change-feed.js';
 import { DURABLE, expectDurable } from '../../setup/durable-postgres.js';
 import { json } from '../../setup/http.js';
 import { startSmtpServer } from '../../setup/smtp.js';
@@ -278,7 +279,12 @@ describe('database outage (a server process over a PostgreSQL the test stops and
     // cached is refused), and nothing counted before the outage is served stale.
     expect(
       await eventually(
-        async () => (await sql.query("SELECT 1 FROM pg_stat_activity WHERE query ILIKE 'LISTEN%'")).rowCount! > 0,
+        async () =>
+          (
+            await sql.query('SELECT 1 FROM pg_stat_activity WHERE application_name = $1', [
+              CHANGE_FEED_APPLICATION_NAME,
+            ])
+          ).rowCount! > 0,
         { timeoutMs: 20_000, intervalMs: 100 },
       ),
     ).toBe(true);

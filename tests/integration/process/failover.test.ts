@@ -6,6 +6,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, test } from '@jest/globals';
 import { createCommerceClient } from '@commerce-api/sdk';
+import { CHANGE_FEED_APPLICATION_NAME } from '../../../src/shared/change-feed.js';
 import { buildCustomer } from '../../factories/customer.factory.js';
 import { createProject } from '../../factories/project.factory.js';
 import { guideBlock, localised } from '../../setup/deploy-guide.js';
@@ -201,7 +202,11 @@ describe('failover: the primary lost under a write load, the synchronous replica
     expect(
       await eventually(
         async () =>
-          (await pair.onReplica("SELECT 1 FROM pg_stat_activity WHERE query ILIKE 'LISTEN%'")).rowCount! >= apis.length,
+          (
+            await pair.onReplica(
+              `SELECT 1 FROM pg_stat_activity WHERE application_name = '${CHANGE_FEED_APPLICATION_NAME}'`,
+            )
+          ).rowCount! >= apis.length,
         { timeoutMs: 10_000, intervalMs: 100 },
       ),
     ).toBe(true);

@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import pg from 'pg';
 import { ChangeFeed, SYNC_CHANNEL } from '../../../src/shared/change-feed.js';
 import { createLogger } from '../../../src/shared/logger.js';
+import { startSlowLink } from '../../setup/slow-link.js';
+import { eventually } from '../../setup/wait.js';
 
 // ChangeFeed.sync: resolves once what committed before the call has been handled, sending one self-notification
 // at a time on the listening connection (a query queued behind another is deprecated in node-postgres 8):
@@ -81,5 +83,26 @@ describe('ChangeFeed.caughtUp', () => {
     expect(await closed.caughtUp()).toBe(true);
     await closed.close();
     expect(await closed.caughtUp()).toBe(false);
+  });
+});
+
+describe('a listening connection that stops answering (its peer vanished without closing it)', () => {
+  test('caughtUp and sync resolve false instead of waiting on it; the feed drops it and listens again', async () => {
+    const link = await startSlowLink(url, 0);
+    const silent = new ChangeFeed(link.url, createLogger('silent'), 50);
+    try {
+      await silent.start();
+      expect(await silent.caughtUp()).toBe(true);
+      link.hold(true);
+      // Without a bound both would wait for an answer that never comes (and every cached read behind them).
+      expect(await Promise.all([silent.caughtUp(), silent.sync(), silent.caughtUp()])).toEqual([false, false, false]);
+      expect(silent.listening).toBe(false);
+      link.hold(false);
+      expect(await eventually(() => silent.listening, { timeoutMs: 10_000 })).toBe(true);
+      expect(await silent.caughtUp()).toBe(true);
+    } finally {
+      await silent.close();
+      await link.close();
+    }
   });
 });

@@ -81,3 +81,37 @@ describe('TableVersions, changed rows', () => {
     expect(versions.rowsChanged('proj_a', 'search_products', from - 1, from)).toBeUndefined();
   });
 });
+
+describe('TableVersionCache, waiting for other processes', () => {
+  // What counts is whether a kept entry's read waits for the listener's round trip: one that never answers here.
+  function feedThatNeverCatchesUp() {
+    const { feed } = feedForTests();
+    let waits = 0;
+    (feed as unknown as { caughtUp: () => Promise<boolean> }).caughtUp = () => {
+      waits += 1;
+      return new Promise<boolean>(() => {});
+    };
+    return { feed, waits: () => waits };
+  }
+
+  test('a kept entry waits for every notification sent before the read (the default)', async () => {
+    const { feed, waits } = feedThatNeverCatchesUp();
+    const cache = new TableVersionCache<string>(new TableVersions(feed), 100);
+    expect(await cache.get('proj_a', 'k', ['products'], async () => 'computed')).toBe('computed');
+    expect(waits()).toBe(0); // a miss reads the database anyway
+    const served = await Promise.race([
+      cache.get('proj_a', 'k', ['products'], async () => 'again'),
+      new Promise((resolve) => setTimeout(() => resolve('still waiting'), 50)),
+    ]);
+    expect(served).toBe('still waiting');
+    expect(waits()).toBe(1);
+  });
+
+  test('with waitForOthers false (read inside write transactions) a kept entry is served without waiting', async () => {
+    const { feed, waits } = feedThatNeverCatchesUp();
+    const cache = new TableVersionCache<string>(new TableVersions(feed), 100, { waitForOthers: false });
+    await cache.get('proj_a', 'k', ['products'], async () => 'computed');
+    expect(await cache.get('proj_a', 'k', ['products'], async () => 'again')).toBe('computed');
+    expect(waits()).toBe(0);
+  });
+});
