@@ -4,8 +4,7 @@ import { writeTx } from '../../shared/write.js';
 import { ProviderUnavailable, providerNamed, stripePaymentIntent } from '../payments/index.js';
 import type { CompletionOptions } from './checkout-complete.js';
 import { isLapsedStep } from './checkout-payable.js';
-import { releasePaymentStep } from './checkout-store-credit.js';
-import { NO_PAYMENT } from './checkouts.service.js';
+import { reopenCheckout } from './checkouts.service.js';
 import { settleSucceededIntent } from './stripe-webhook.service.js';
 
 /**
@@ -41,11 +40,7 @@ export async function endLapsedPayment(
     if (checkout.paymentReference !== reference) return true;
     if (checkout.status === 'completed') return false;
     if (checkout.reservedUntil && checkout.reservedUntil > new Date()) return false;
-    await releasePaymentStep(tx, ctx, checkout);
-    await tx.checkout.update({
-      where: { id: checkout.id },
-      data: { status: 'open', ...NO_PAYMENT, updatedAt: new Date() },
-    });
+    await reopenCheckout(tx, ctx, checkout);
     return true;
   });
   if (!cancel) return;
