@@ -48,23 +48,51 @@ interface Inspectable {
   meta?: { driverAdapterError?: unknown; code?: unknown };
 }
 
-/** Whether `error` (or anything it wraps) says the database cannot be reached or its connection was lost. */
-export function isDatabaseUnavailable(error: unknown): boolean {
+/** Whether `error` or anything it wraps (its cause, a driver adapter's error, an AggregateError's) passes `test`. */
+function anyCause(error: unknown, test: (current: Inspectable) => boolean): boolean {
   const seen = new Set<unknown>();
   const pending: unknown[] = [error];
   while (pending.length > 0) {
     const current = pending.pop() as Inspectable | undefined;
     if (!current || typeof current !== 'object' || seen.has(current)) continue;
     seen.add(current);
-    const { code, kind, message } = current;
-    if (typeof code === 'string' && (PRISMA_CODES.has(code) || SQLSTATE.test(code) || SOCKET_CODES.has(code)))
-      return true;
-    if (typeof kind === 'string' && ADAPTER_KINDS.has(kind)) return true;
-    if (kind === 'postgres' && typeof code === 'string' && SQLSTATE.test(code)) return true;
-    if (typeof message === 'string' && MESSAGES.some((pattern) => pattern.test(message))) return true;
+    if (test(current)) return true;
     pending.push(current.cause, current.meta?.driverAdapterError);
     const { errors } = current as { errors?: unknown }; // an AggregateError's, from whichever realm made it
     if (Array.isArray(errors)) pending.push(...(errors as unknown[]));
   }
   return false;
+}
+
+/** Whether `error` (or anything it wraps) says the database cannot be reached or its connection was lost. */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  return anyCause(error, ({ code, kind, message }) => {
+    if (typeof code === 'string' && (PRISMA_CODES.has(code) || SQLSTATE.test(code) || SOCKET_CODES.has(code)))
+      return true;
+    if (typeof kind === 'string' && ADAPTER_KINDS.has(kind)) return true;
+    if (kind === 'postgres' && typeof code === 'string' && SQLSTATE.test(code)) return true;
+    return typeof message === 'string' && MESSAGES.some((pattern) => pattern.test(message));
+  });
+}
+
+/** Seconds a client is told to wait (Retry-After) when its transaction lost a race with another one. */
+export const CONFLICT_RETRY_AFTER_SECONDS = 1;
+
+// SQLSTATE 40P01 deadlock detected, 40001 serialization failure; Prisma's P2034 and @prisma/adapter-pg's
+// TransactionWriteConflict are the same two, and a raw query's error (P2010) carries the SQLSTATE in its text.
+const CONFLICT_SQLSTATE = /^40(P01|001)$/;
+const CONFLICT_TEXT = /\b40(P01|001)\b|deadlock detected|could not serialize access/;
+
+/**
+ * Whether `error` (or anything it wraps) says PostgreSQL rolled the transaction back because a concurrent one held
+ * what it needed (a deadlock it was chosen to end, or a serialization failure): nothing of it was written, and the
+ * same work run again succeeds.
+ */
+export function isTransactionConflict(error: unknown): boolean {
+  return anyCause(error, ({ code, kind, message, meta }) => {
+    if (typeof code === 'string' && (code === 'P2034' || CONFLICT_SQLSTATE.test(code))) return true;
+    if (kind === 'TransactionWriteConflict') return true;
+    if (kind === 'postgres' && typeof code === 'string' && CONFLICT_SQLSTATE.test(code)) return true;
+    return code === 'P2010' && CONFLICT_TEXT.test(`${String(message)} ${JSON.stringify(meta ?? {})}`);
+  });
 }

@@ -10633,9 +10633,10 @@ export interface components {
             };
         };
         /**
-         * @description `service_unavailable`: the database does not answer (an outage or restart) or no connection became free
-         *     within 5 seconds. Nothing was written; send the request again after `Retry-After` seconds (with the same
-         *     `Idempotency-Key`, if it had one).
+         * @description `service_unavailable`: the database does not answer (an outage or restart), no connection became free
+         *     within 5 seconds, or PostgreSQL ended the request's transaction because a concurrent request held the same
+         *     rows (`Retry-After: 1`). Nothing was written; send the request again after `Retry-After` seconds (with the
+         *     same `Idempotency-Key`, if it had one).
          */
         ServiceUnavailable: {
             headers: {

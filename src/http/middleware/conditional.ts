@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Middleware } from 'koa';
 import type { AppDeps } from '../../app-deps.js';
-import { CONNECT_TIMEOUT_MS } from '../../db/availability.js';
+import { CONNECT_TIMEOUT_MS, isTransactionConflict } from '../../db/availability.js';
 import type { Database } from '../../db/client.js';
 import { asDatabase } from '../../db/nested-transaction.js';
 import { Prisma } from '../../generated/prisma/client.js';
@@ -47,12 +47,6 @@ const preconditionFailed = () =>
     'The resource changed since the ETag in If-Match was read. Read it again and retry with its current ETag.',
     { field: 'If-Match' },
   );
-
-/** PostgreSQL's serialization failure: a row this transaction writes changed after its snapshot was taken. */
-const isSerializationFailure = (error: unknown) =>
-  (error as { code?: string })?.code === 'P2034' ||
-  JSON.stringify((error as { meta?: unknown })?.meta ?? {}).includes('40001') ||
-  String((error as Error)?.message).includes('40001');
 
 /**
  * Sets the `ETag` of a successful answer whose body is `{data}`: the tag of that representation, unless an
@@ -105,7 +99,7 @@ export function ifMatch(read: CurrentReader, deps: AppDeps): Middleware<RequestS
         await next();
       }, CONDITIONAL_TRANSACTION);
     } catch (error) {
-      throw isSerializationFailure(error) ? preconditionFailed() : error;
+      throw isTransactionConflict(error) ? preconditionFailed() : error;
     } finally {
       ctx.state.db = undefined;
       ctx.state.service = service;

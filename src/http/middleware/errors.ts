@@ -1,6 +1,11 @@
 import { types } from 'node:util';
 import type { Middleware } from 'koa';
-import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../../db/availability.js';
+import {
+  CONFLICT_RETRY_AFTER_SECONDS,
+  DATABASE_RETRY_AFTER_SECONDS,
+  isDatabaseUnavailable,
+  isTransactionConflict,
+} from '../../db/availability.js';
 import { AppError } from '../../shared/errors.js';
 import type { Logger } from '../../shared/logger.js';
 import type { AppContext, RequestState } from '../state.js';
@@ -28,7 +33,21 @@ export function toAppError(error: unknown): AppError | undefined {
   if (prisma?.code === '23505') return new AppError('conflict', 'A resource with these values already exists.'); // from a prepared statement
   if (prisma?.code === 'P2025') return new AppError('not_found', 'Not found.');
   if (isDatabaseUnavailable(error)) return databaseUnavailable();
+  if (isTransactionConflict(error)) return transactionConflict();
   return undefined;
+}
+
+/**
+ * 503 service_unavailable with Retry-After: PostgreSQL ended the request's transaction because a concurrent one held
+ * the same rows (a deadlock, a serialization failure). Nothing was written and the same request succeeds when sent
+ * again; not 409, which an Idempotency-Key would keep and replay (only 5xx answers are not kept).
+ */
+export function transactionConflict(): AppError {
+  return new AppError(
+    'service_unavailable',
+    `Another request was changing the same records at the same moment; nothing was written. Retry in ${CONFLICT_RETRY_AFTER_SECONDS} second.`,
+    { headers: { 'Retry-After': String(CONFLICT_RETRY_AFTER_SECONDS) } },
+  );
 }
 
 /** 503 service_unavailable with Retry-After: the database does not answer (nothing was written). */
@@ -89,7 +108,16 @@ function originOf(error: Error): string | undefined {
 export function renderError(ctx: AppContext, error: unknown, log: Logger): void {
   const appError = toAppError(error);
   if (appError && (appError.status < 500 || appError.code === 'service_unavailable')) {
-    if (appError.code === 'service_unavailable') outageLog.record(log, ctx, error);
+    if (isDatabaseUnavailable(error)) outageLog.record(log, ctx, error);
+    else if (isTransactionConflict(error)) {
+      // Rare, and a sign of two writers taking the same rows in different orders: where, for whoever fixes it.
+      log.warn('transaction conflict; answering 503', {
+        requestId: ctx.state.requestId,
+        operation: ctx.state.operation?.operationId,
+        error: types.isNativeError(error) ? error.message.trim().split('\n').at(-1) : String(error),
+        origin: types.isNativeError(error) ? originOf(error) : undefined,
+      });
+    }
     ctx.status = appError.status;
     ctx.body = appError.toBody();
     for (const [name, value] of Object.entries(appError.options.headers ?? {})) ctx.set(name, value);

@@ -3,6 +3,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import Koa from 'koa';
+import pg from 'pg';
 import type { OperationMeta } from '../../../src/generated/operations.js';
 import { authenticate } from '../../../src/http/middleware/auth.js';
 import { jsonBody } from '../../../src/http/middleware/body.js';
@@ -16,6 +17,8 @@ import { newId } from '../../../src/shared/ids.js';
 import { createProject } from '../../factories/project.factory.js';
 import { json } from '../../setup/http.js';
 import { useApp } from '../../setup/store.js';
+import { sessionUrlOf } from '../../setup/test-app.js';
+import { eventually } from '../../setup/wait.js';
 
 const app = useApp();
 
@@ -363,6 +366,65 @@ describe('idempotency middleware on project-scoped creates', () => {
     expect(failed.status).toBe(500);
     const retried = await create(keys.secret_test.token, 'retry-after-500');
     expect(retried.status).toBe(201);
+  });
+});
+
+describe('a request whose transaction PostgreSQL ends in a deadlock', () => {
+  test('answers 503 with Retry-After: 1, writes nothing, keeps nothing under its key, and succeeds when retried', async () => {
+    const { project, keys } = await createProject(app);
+    const key = `deadlock-${project.id}`;
+    const createProduct = () =>
+      fetch(`${app.baseUrl}/v1/products`, {
+        method: 'POST',
+        headers: {
+          Authorization: `Bearer ${keys.secret_test.token}`,
+          'Content-Type': 'application/json',
+          'Idempotency-Key': key,
+        },
+        body: JSON.stringify({
+          title: 'Deadlocked Lamp',
+          variants: [{ title: 'Default', sku: 'LAMP-1', price: 4900 }],
+        }),
+      });
+    const other = new pg.Client({ connectionString: sessionUrlOf(app) });
+    await other.connect();
+    try {
+      // The other session waits long before it checks for a deadlock, so the request's session (1 s) is the one
+      // PostgreSQL ends. It blocks every insert into products, then waits for the key the request holds.
+      await other.query(`SET deadlock_timeout = '60s'`);
+      await other.query('BEGIN');
+      await other.query('LOCK TABLE products IN SHARE ROW EXCLUSIVE MODE');
+      const answer = createProduct();
+      // The request holds its key's row and waits to insert the product.
+      const waiting = await eventually(
+        async () =>
+          (
+            await other.query(
+              `SELECT 1 FROM pg_locks WHERE relation = 'products'::regclass AND NOT granted AND pid <> pg_backend_pid()`,
+            )
+          ).rowCount === 1,
+        { timeoutMs: 10_000 },
+      );
+      expect(waiting).toBe(true);
+      await other.query('SELECT 1 FROM idempotency_keys WHERE key = $1 FOR UPDATE', [key]);
+      await other.query('ROLLBACK');
+
+      const lost = await answer;
+      expect(lost.status).toBe(503);
+      expect(lost.headers.get('retry-after')).toBe('1');
+      expect((await json(lost)).error).toEqual({
+        code: 'service_unavailable',
+        message:
+          'Another request was changing the same records at the same moment; nothing was written. Retry in 1 second.',
+      });
+    } finally {
+      await other.end();
+    }
+    expect(await app.deps.db.product.count({ where: { projectId: project.id, title: 'Deadlocked Lamp' } })).toBe(0);
+    const retried = await createProduct();
+    expect(retried.status).toBe(201);
+    expect(retried.headers.get('idempotent-replayed')).toBeNull();
+    expect(await app.deps.db.product.count({ where: { projectId: project.id, title: 'Deadlocked Lamp' } })).toBe(1);
   });
 });
 
