@@ -5,9 +5,6 @@
 -- src/modules/checkouts/checkout-access.ts: findCheckout
 SELECT id FROM checkouts WHERE id = ${key.id} AND project_id = ${ctx.project.id} FOR UPDATE;
 
--- src/modules/checkouts/checkout-lapse.ts: endLapsedPayment > cancel > rows
-SELECT id FROM checkouts WHERE id = ${checkoutId} AND project_id = ${ctx.project.id} FOR UPDATE;
-
 -- src/modules/checkouts/checkouts.purge.ts: purgeCheckouts > expired
 DELETE FROM checkouts WHERE status <> 'completed' AND expires_at <= now();
 

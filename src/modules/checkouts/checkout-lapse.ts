@@ -1,6 +1,6 @@
 import type { Ctx } from '../../shared/context.js';
 import { AppError } from '../../shared/errors.js';
-import { writeTx } from '../../shared/write.js';
+import { lockRows, writeTx } from '../../shared/write.js';
 import { ProviderUnavailable, providerNamed, stripePaymentIntent } from '../payments/index.js';
 import type { CompletionOptions } from './checkout-complete.js';
 import { isLapsedStep } from './checkout-payable.js';
@@ -33,11 +33,9 @@ export async function endLapsedPayment(
   });
   if (settled) return;
   const cancel = await writeTx(ctx, {}, async (tx) => {
-    const rows = await tx.$queryRaw<Array<{ id: string }>>`
-      SELECT id FROM checkouts WHERE id = ${checkoutId} AND project_id = ${ctx.project.id} FOR UPDATE`;
-    if (rows.length === 0) return true;
-    const checkout = await tx.checkout.findUniqueOrThrow({ where: { id: checkoutId } });
-    if (checkout.paymentReference !== reference) return true;
+    await lockRows(tx, 'checkouts', { projectId: ctx.project.id, ids: [checkoutId] });
+    const checkout = await tx.checkout.findFirst({ where: { id: checkoutId, projectId: ctx.project.id } });
+    if (checkout?.paymentReference !== reference) return true;
     if (checkout.status === 'completed') return false;
     if (checkout.reservedUntil && checkout.reservedUntil > new Date()) return false;
     await reopenCheckout(tx, ctx, checkout);
