@@ -375,6 +375,30 @@ describe('retryWebhookDelivery and recoverWebhookDeliveries', () => {
     await api.PATCH('/v1/webhooks/{id}', { params: { path: { id: webhook.id } }, body: { status: 'paused' } });
     expect((await recover(new Date(Date.now() - DAY).toISOString())).response.status).toBe(400);
   });
+
+  test('recover takes every date-time the contract accepts: a leap second or an instant before year 1 answers 202, not 500', async () => {
+    receiver.answer('/recover-edges', { status: 500 });
+    const webhook = await createWebhook(api, receiver.url('/recover-edges'));
+    await createCustomer(api);
+    const [delivery] = await app.deps.db.webhookDelivery.findMany({ where: { subscriptionId: webhook.id } });
+    await wake(delivery.id);
+    expect((await row(delivery.id)).status).toBe('failed');
+    const recover = (since: string) =>
+      api.POST('/v1/webhooks/{id}/recover', { params: { path: { id: webhook.id } }, body: { since } });
+    // 23:59:60 is the leap second after 23:59:59, so before every delivery made since.
+    const leap = await recover('2016-12-31T23:59:60Z');
+    expect([leap.response.status, leap.data?.data]).toEqual([202, { requeued: 1 }]);
+    expect((await row(delivery.id)).status).toBe('pending');
+    await wake(delivery.id);
+    for (const since of ['2016-12-31 23:59:60Z', '0000-01-01T00:00:00Z', '0001-01-01T00:00:00+01:00']) {
+      const early = await recover(since);
+      expect([early.response.status, early.data?.data]).toEqual([202, { requeued: 1 }]);
+      await wake(delivery.id);
+    }
+    // A leap second after the delivery was made: nothing since.
+    const later = await recover(`${new Date(Date.now() + DAY).toISOString().slice(0, 10)}T23:59:60Z`);
+    expect([later.response.status, later.data?.data]).toEqual([202, { requeued: 0 }]);
+  });
 });
 
 describe('fan-out and the write', () => {
