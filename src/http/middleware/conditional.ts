@@ -7,6 +7,7 @@ import { asDatabase } from '../../db/nested-transaction.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { canonicalJson } from '../../shared/canonical-json.js';
 import { AppError } from '../../shared/errors.js';
+import { cachesReadingFrom } from '../../shared/table-version-cache.js';
 import type { AppContext, RequestState } from '../state.js';
 
 /** Reads the resource's current representation (`data`) with the request's path, on the given database. */
@@ -92,7 +93,10 @@ export function ifMatch(read: CurrentReader, deps: AppDeps): Middleware<RequestS
         await tx.$queryRaw`SELECT 1`; // the snapshot every later statement of the transaction reads
         const db = asDatabase(tx);
         ctx.state.db = db;
-        if (service) ctx.state.service = { ...service, db };
+        // The snapshot may predate writes the caches already heard of (as a replica lags): what the handler
+        // computes from it is served to this request only, never kept for others.
+        const caches = service?.caches && cachesReadingFrom(service.caches, () => false);
+        if (service) ctx.state.service = { ...service, db, caches };
         const current = await readIfFound(ctx, read, db);
         if (current !== undefined && wanted !== '*' && !wanted.includes(entityTagOf(current)))
           throw preconditionFailed();

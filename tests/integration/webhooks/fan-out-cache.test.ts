@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import pg from 'pg';
 import { changeOf, TABLE_CHANGED } from '../../../src/shared/table-versions.js';
 import type { CreatedProject } from '../../factories/project.factory.js';
 import { createWebhook, listDeliveries } from '../../factories/webhook.factory.js';
@@ -80,6 +81,49 @@ describe('webhook fan-out with the cached event types', () => {
     );
     expect(answers.map((answer) => answer.response.status)).toEqual(Array(40).fill(201));
   }, 30_000);
+
+  test('a conditional write whose snapshot predates a new subscription does not make this process forget it', async () => {
+    const api = a.client(store.keys.secret_test.token);
+    const id = (await api.POST('/v1/customers', { body: customer(300) })).data!.data.id;
+    // Holding the customer's row lock, so the PATCH with If-Match takes its snapshot (REPEATABLE READ) and then
+    // waits at its UPDATE while the subscription is created and heard of.
+    const holder = new pg.Client({ connectionString: a.deps.config.databaseUrl });
+    await holder.connect();
+    let webhookId: string;
+    let conditional: Promise<Response>;
+    try {
+      await holder.query('BEGIN');
+      await holder.query('SELECT id FROM customers WHERE id = $1 FOR UPDATE', [id]);
+      conditional = fetch(`${a.baseUrl}/v1/customers/${id}`, {
+        method: 'PATCH',
+        headers: {
+          Authorization: `Bearer ${store.keys.secret_test.token}`,
+          'Content-Type': 'application/json',
+          'If-Match': '*',
+        },
+        body: JSON.stringify({ first_name: 'Snapshot' }),
+      });
+      for (let waited = 0; ; waited += 20) {
+        const [{ waiting }] = await a.deps.db.$queryRaw<Array<{ waiting: number }>>`
+          SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%customers%'`;
+        if (waiting > 0) break;
+        if (waited > 10_000) throw new Error('the conditional PATCH never waited for the row lock');
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      const heard = subscriptionsChangeHeardBy(a);
+      webhookId = (await createWebhook(api, 'https://hooks.example.com/snapshot', { events: ['customer.updated'] })).id;
+      await heard;
+    } finally {
+      await holder.query('COMMIT');
+      await holder.end();
+    }
+    expect((await conditional).status).toBe(200);
+    // The write after it starts after the subscription: it is delivered.
+    const later = await api.PATCH('/v1/customers/{id}', { params: { path: { id } }, body: { first_name: 'Later' } });
+    expect(later.response.status).toBe(200);
+    // (The conditional write's own event is not: its snapshot shows no subscription.)
+    expect((await listDeliveries(api, webhookId)).map((d) => d.event_type)).toEqual(['customer.updated']);
+  });
 
   test('writes of other resources keep the cached event types: creates do not read the subscriptions again', async () => {
     const api = a.client(store.keys.secret_test.token);
