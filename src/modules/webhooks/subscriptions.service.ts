@@ -7,7 +7,7 @@ import { newId } from '../../shared/ids.js';
 import { listPage, type SortColumns } from '../../shared/list-page.js';
 import { findOwned } from '../../shared/owned.js';
 import { writeTx } from '../../shared/write.js';
-import { notYetEmitted, type EventType } from '../store-events/index.js';
+import { changedFields, notYetEmitted, type EventType } from '../store-events/index.js';
 import { subscriptionsWritten, wakeDueDeliveries } from '../webhook-queue/index.js';
 import { newSigningSecret } from './signing.js';
 import { subscriptionUrlProblem } from './subscription-url.js';
@@ -22,6 +22,8 @@ type WebhookListQuery = NonNullable<operations['listWebhooks']['parameters']['qu
 export interface TargetPolicy {
   allowPrivate: boolean;
 }
+
+const UPDATABLE_FIELDS = ['url', 'events', 'status'] as const;
 
 const SORTS: SortColumns<'listWebhooks'> = { created_at: [{ field: 'createdAt', kind: 'date' }] };
 
@@ -87,9 +89,9 @@ export async function listWebhooks(ctx: Ctx, query: WebhookListQuery) {
 }
 
 /**
- * Applies the fields sent (`events` replaces the array). Pausing holds the subscription's queued
- * deliveries; making it active again wakes those that are due, in the same transaction. An event type no
- * operation emits yet answers 400.
+ * Applies the fields sent (`events` replaces the array); unchanged input writes nothing. Pausing holds the
+ * subscription's queued deliveries; making it active again wakes those that are due, in the same transaction.
+ * An event type no operation emits yet answers 400.
  */
 export async function updateWebhook(
   ctx: Ctx,
@@ -101,6 +103,10 @@ export async function updateWebhook(
   checkEvents(input.events);
   return writeTx(ctx, {}, async (tx) => {
     const before = await findWebhook(ctx, tx, id);
+    const sent = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined));
+    // Decided on the proposed state, so an unchanged PATCH writes nothing (updated_at and the ETag stay).
+    const proposed = toWebhookResource({ ...before, ...sent });
+    if (Object.keys(changedFields(toWebhookResource(before), proposed, UPDATABLE_FIELDS)).length === 0) return before;
     const after = await tx.webhookSubscription.update({
       where: { id },
       data: {

@@ -239,6 +239,33 @@ describe('updateWebhook', () => {
     expect(row.secret).toBe(webhook.secret);
   });
 
+  test('"a write that changes nothing leaves the version, and so the tag, as it was": updated_at and ETag stay', async () => {
+    const webhook = await createWebhook(api, URL_, { events: ['customer.created', 'customer.updated'] });
+    const read = await api.GET('/v1/webhooks/{id}', byId(webhook.id));
+    const tag = read.response.headers.get('ETag');
+    expect(tag).toMatch(/^"[\w-]{22}"$/);
+    for (const body of [
+      { status: 'active' as const },
+      { url: URL_ },
+      { events: ['customer.created' as const, 'customer.updated' as const] },
+      { url: URL_, events: ['customer.created' as const, 'customer.updated' as const], status: 'active' as const },
+    ]) {
+      await new Promise((resolve) => setTimeout(resolve, 5)); // a write would show in updated_at's milliseconds
+      const same = await api.PATCH('/v1/webhooks/{id}', {
+        params: { path: { id: webhook.id }, header: { 'If-Match': tag! } },
+        body,
+      });
+      expect([same.response.status, same.data?.data]).toEqual([200, read.data!.data]);
+      expect(same.response.headers.get('ETag')).toBe(tag);
+    }
+    // The same types in another order are another version (events is an ordered array).
+    const reordered = await api.PATCH('/v1/webhooks/{id}', {
+      ...byId(webhook.id),
+      body: { events: ['customer.updated', 'customer.created'] },
+    });
+    expect(reordered.response.headers.get('ETag')).not.toBe(tag);
+  });
+
   test('applies the same rules as create: 1-11 known types, https, no private address literal, at least one field', async () => {
     const webhook = await createWebhook(api, URL_);
     const cases = [
