@@ -1558,7 +1558,8 @@ export interface paths {
         /**
          * Delete a location
          * @description Soft delete (the handle is freed). Needs the locations extension, and the location must not be the
-         *     default, not the last active location, and hold no inventory (transfer it first); 400 otherwise.
+         *     default, not the last active location, and hold no inventory: every level there at zero, a negative one
+         *     (sold beyond stock) included (transfer it first); 400 otherwise.
          */
         delete: operations["deleteLocation"];
         options?: never;

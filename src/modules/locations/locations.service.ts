@@ -137,7 +137,7 @@ async function recordLocationUpdate(tx: Tx, ctx: Ctx, before: Location, after: L
 
 /**
  * Soft-deletes a location (its handle freed) when it is not the default, not the last active location
- * and holds no inventory; needs the locations extension.
+ * and holds no inventory (every level at zero); needs the locations extension.
  */
 export async function deleteLocation(ctx: Ctx, id: string): Promise<void> {
   requireLocationsExtension(ctx);
@@ -153,7 +153,8 @@ export async function deleteLocation(ctx: Ctx, id: string): Promise<void> {
     });
     if (location.isActive && activeOthers === 0)
       throw invalid('This is the last active location and cannot be deleted.');
-    if ((await stockAt(tx, id)).totalUnits !== 0) {
+    // Any level not at zero is inventory, even when a negative one (sold beyond stock) cancels it out in the sum.
+    if ((await tx.inventoryLevel.count({ where: { locationId: id, available: { not: 0 } } })) > 0) {
       throw invalid('This location still holds inventory. Transfer inventory before deleting this location.');
     }
     await tx.inventoryLevel.deleteMany({ where: { locationId: id } });

@@ -282,6 +282,34 @@ describe('locations', () => {
     ).toBe(204);
   });
 
+  test('a location whose levels only add up to zero still holds inventory: delete refused, nothing changes', async () => {
+    const project = await createProject(store.app);
+    const client = store.app.client(project.keys.secret_test.token);
+    const formerDefault = project.project.default_location_id;
+    const product = await createProduct(client, {
+      variants: [
+        { title: 'Backorder', price: 100, inventory_policy: 'continue' },
+        { title: 'Stocked', price: 100 },
+      ],
+    });
+    const [backorder, stocked] = product.variants;
+    await setLevel(stocked.id, formerDefault, 2, client);
+    // Sold beyond stock: the default location carries the shortfall, -2 units of `backorder`.
+    const draft = await createDraftOrder(client, { currency: 'USD', customer_email: 'buyer@example.com' });
+    await addItems(client, draft.id, [{ variant_id: backorder.id, quantity: 2 }]);
+    expect((await client.POST('/v1/draft-orders/{id}/complete', byId(draft.id))).response.status).toBe(201);
+    const next = await addLocation({ name: 'Next Default' }, client);
+    expect(
+      (await client.POST('/v1/locations/{id}/default', { params: { path: { id: next.id } } })).response.status,
+    ).toBe(200);
+
+    const refused = await client.DELETE('/v1/locations/{id}', { params: { path: { id: formerDefault } } });
+    expect(refused.response.status).toBe(400);
+    expect(refused.error!.error.message).toContain('Transfer inventory before deleting this location.');
+    const levels = await client.GET('/v1/variants/{id}/inventory-levels', { params: { path: { id: stocked.id } } });
+    expect(levels.data!.data.map((l) => [l.location_id, l.on_hand])).toEqual([[formerDefault, 2]]);
+  });
+
   test('without the locations extension create, delete, set-default and transfer answer 400; reads and updates work', async () => {
     const project = await createProject(store.app, { extensions: ['custom_data'] });
     const client = store.app.client(project.keys.secret_test.token);
