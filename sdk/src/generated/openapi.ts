@@ -1618,7 +1618,7 @@ export interface paths {
          * @description Moves every inventory level of this location to the destination in one transaction: destination
          *     levels are created or added to, source levels deleted, adjustments recorded, variant totals kept. Units
          *     that sent draft orders and checkouts hold at this location move with them and stay held, at the
-         *     destination. Both locations must be active and different. Needs the locations extension (400). `transferred` is the
+         *     destination, also those of a variant without a level here (a `continue` variant promised beyond stock). Both locations must be active and different. Needs the locations extension (400). `transferred` is the
          *     number of level rows moved.
          */
         post: operations["transferLocationInventory"];

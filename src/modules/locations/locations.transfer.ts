@@ -28,7 +28,7 @@ export async function transferInventory(ctx: Ctx, sourceId: string, destinationI
     // own writers take them in (a completion releases its hold, then deducts under the variants' locks).
     const holders = await tx.inventoryReservation.findMany({
       where: { projectId, locationId: sourceId },
-      select: { checkoutId: true, draftOrderId: true },
+      select: { checkoutId: true, draftOrderId: true, variantId: true },
     });
     await lockRows(tx, 'checkouts', { projectId, ids: holders.flatMap((h) => (h.checkoutId ? [h.checkoutId] : [])) });
     await lockRows(tx, 'draft_orders', {
@@ -36,7 +36,8 @@ export async function transferInventory(ctx: Ctx, sourceId: string, destinationI
       ids: holders.flatMap((h) => (h.draftOrderId ? [h.draftOrderId] : [])),
     });
     const levels = await tx.inventoryLevel.findMany({ where: { locationId: sourceId }, select: { variantId: true } });
-    const variantIds = levels.map((l) => l.variantId);
+    // Units held where the variant has no level (a `continue` variant promised beyond stock) move too.
+    const variantIds = [...new Set([...levels.map((l) => l.variantId), ...holders.map((h) => h.variantId)])];
     await lockVariants(tx, projectId, variantIds);
     const before = await tx.variant.findMany({ where: { id: { in: variantIds } } });
     // The levels read above move (their variants are locked); each gets one adjustment out and one in.

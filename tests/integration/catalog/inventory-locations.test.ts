@@ -110,6 +110,31 @@ describe('inventory levels', () => {
     expect((await store.api.POST('/v1/draft-orders/{id}/complete', byId(held))).response.status).toBe(201);
   });
 
+  test('transfer takes held units along even where the variant has no level (a continue variant promised beyond stock)', async () => {
+    const project = await createProject(store.app);
+    const client = store.app.client(project.keys.secret_test.token);
+    const source = project.project.default_location_id;
+    const product = await createProduct(client, {
+      variants: [{ title: 'Backorder', price: 100, inventory_policy: 'continue' }],
+    });
+    const variantId = product.variants[0].id;
+    const draft = await createDraftOrder(client, { currency: 'USD', customer_email: 'buyer@example.com' });
+    await addItems(client, draft.id, [{ variant_id: variantId, quantity: 3 }]);
+    expect((await client.POST('/v1/draft-orders/{id}/send', byId(draft.id))).response.status).toBe(200);
+    const destination = await addLocation({ name: 'New Home' }, client);
+    await client.POST('/v1/locations/{id}/default', { params: { path: { id: destination.id } } });
+
+    const moved = await client.POST('/v1/locations/{id}/transfer', {
+      params: { path: { id: source } },
+      body: { destination_location_id: destination.id },
+    });
+    expect(moved.data).toEqual({ data: { transferred: 0 } });
+    const atDestination = await setLevel(variantId, destination.id, 0, client);
+    expect(atDestination.data!.data).toMatchObject({ on_hand: 3, reserved: 3, available: 0 });
+    const atSource = await setLevel(variantId, source, 0, client);
+    expect(atSource.data!.data).toMatchObject({ on_hand: 0, reserved: 0, available: 0 });
+  });
+
   test('parallel writes to one variant never lose an update: each level and the total are right', async () => {
     const product = await createProduct(store.api);
     const variant = product.variants[0];
