@@ -110,6 +110,8 @@ export async function createLocation(ctx: Ctx, input: LocationCreate): Promise<L
 /** Applies the fields sent; the default location cannot be deactivated. Records location.updated with changes. */
 export async function updateLocation(ctx: Ctx, id: string, input: LocationUpdate): Promise<Location> {
   return writeTx(ctx, HANDLE_TAKEN, async (tx) => {
+    // Deactivating locks the project's locations as set-default does, so it sees a default set meanwhile.
+    if (input.is_active === false) await lockRows(tx, 'locations', { projectId: ctx.project.id });
     const before = await findLocation(ctx, tx, id);
     if (before.isDefault && input.is_active === false) {
       throw invalid(

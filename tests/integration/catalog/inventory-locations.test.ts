@@ -6,6 +6,7 @@ import { createProject } from '../../factories/project.factory.js';
 import { byId } from '../../setup/requests.js';
 import { keyCtx } from '../../setup/ctx.js';
 import { useStore } from '../../setup/store.js';
+import { eventually } from '../../setup/wait.js';
 import { setInventoryLevels } from '../../../src/modules/inventory/index.js';
 
 type LocationCreate = components['schemas']['LocationCreate'];
@@ -22,8 +23,8 @@ const setLevel = (variant_id: string, location_id: string, available: number, cl
   client.PUT('/v1/inventory-levels', { body: { variant_id, location_id, available } });
 const variantTotal = async (id: string) =>
   (await store.api.GET('/v1/variants/{id}', { params: { path: { id } } })).data!.data.inventory_quantity;
-const location = async (id: string) =>
-  (await store.api.GET('/v1/locations/{id}', { params: { path: { id } } })).data!.data;
+const location = async (id: string, client = store.api) =>
+  (await client.GET('/v1/locations/{id}', { params: { path: { id } } })).data!.data;
 const events = async (query: Record<string, string>) =>
   (await store.api.GET('/v1/events', { params: { query: { ...query, order: 'asc' } } })).data!.data;
 
@@ -270,6 +271,47 @@ describe('locations', () => {
     expect(
       (await client.POST('/v1/locations/{id}/default', { params: { path: { id: inactive.id } } })).response.status,
     ).toBe(400);
+  });
+
+  test('deactivating a location while it is being made the default: never an inactive default', async () => {
+    const project = await createProject(store.app);
+    const client = store.app.client(project.keys.secret_test.token);
+    const target = await addLocation({ name: 'Contested' }, client);
+    const db = store.app.deps.db;
+    const waiting = async (count: number) => {
+      const [{ n }] = await db.$queryRaw<Array<{ n: number }>>`
+        SELECT count(*)::int AS n FROM pg_stat_activity
+        WHERE datname = current_database() AND wait_event_type = 'Lock' AND query ILIKE '%locations%'`;
+      return n === count;
+    };
+    // A third transaction holds the target's row until set-default, then the PATCH (which read it first), wait for it.
+    let holding!: () => void;
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (holding = resolve));
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const holder = db.$transaction(
+      async (tx) => {
+        await tx.$queryRaw`SELECT id FROM locations WHERE id = ${target.id} FOR UPDATE`;
+        holding();
+        await released;
+      },
+      { timeout: 20_000 },
+    );
+    await held;
+    const makeDefault = client.POST('/v1/locations/{id}/default', { params: { path: { id: target.id } } });
+    expect(await eventually(() => waiting(1), { timeoutMs: 10_000 })).toBe(true);
+    const deactivate = client.PATCH('/v1/locations/{id}', {
+      params: { path: { id: target.id } },
+      body: { is_active: false },
+    });
+    expect(await eventually(() => waiting(2), { timeoutMs: 10_000 })).toBe(true);
+    release();
+    await holder;
+    const [defaulted, deactivated] = await Promise.all([makeDefault, deactivate]);
+    expect(defaulted.response.status).toBe(200);
+    expect(deactivated.response.status).toBe(400);
+    expect(deactivated.error!.error).toMatchObject({ code: 'invalid_request', field: 'is_active' });
+    expect(await location(target.id, client)).toMatchObject({ is_default: true, is_active: true });
   });
 
   test('the default location cannot be deactivated or deleted; a stocked one cannot be deleted (the default is always active, so it is never the last active one)', async () => {
