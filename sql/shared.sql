@@ -78,6 +78,9 @@ WITH "page" AS MATERIALIZED (SELECT "${table}".*${children.pageColumns ? `, ${ch
 -- src/shared/sql-list.ts: sqlList > fetch (5)
 SELECT ${selected} ${text};
 
+-- src/shared/write.ts: keepRows
+SELECT id FROM ${from} WHERE project_id = ${rows.projectId} AND id = ANY(${[...new Set(rows.ids)].sort()}) ORDER BY id FOR KEY SHARE;
+
 -- src/shared/write.ts: lockRows
 SELECT id FROM ${from} WHERE project_id = ${rows.projectId} AND id = ANY(${[...new Set(rows.ids)].sort()}) ORDER BY id FOR UPDATE;
 

@@ -69,6 +69,21 @@ export type LockableTable =
 type SoftDeletedTable = 'customers' | 'locations' | 'products' | 'customer_groups' | 'companies';
 
 /**
+ * Holds rows of the project of the given ids (FOR KEY SHARE, in id order) for the rest of the transaction: writers
+ * that lock them with lockRows (a delete, a change of the default location) wait until it ends, other holders do
+ * not. For a write that needs a row to stay as it was found, e.g. stock set at a location a delete would remove.
+ */
+export async function keepRows(
+  tx: Tx,
+  table: LockableTable,
+  rows: { projectId: string; ids: string[] },
+): Promise<void> {
+  if (rows.ids.length === 0) return;
+  const from = Prisma.raw(table);
+  await tx.$queryRaw`SELECT id FROM ${from} WHERE project_id = ${rows.projectId} AND id = ANY(${[...new Set(rows.ids)].sort()}) ORDER BY id FOR KEY SHARE`;
+}
+
+/**
  * Locks rows of the project for the rest of the transaction, always in id order so concurrent writers cannot
  * deadlock: those of the given ids (another project's id locks nothing, so no request waits on another project's
  * writes), or every live row of the project (soft-deleted tables only).

@@ -4,7 +4,7 @@ import type { Ctx } from '../../shared/context.js';
 import { AppError } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import { findOwned } from '../../shared/owned.js';
-import { lockRows, writeTx } from '../../shared/write.js';
+import { keepRows, lockRows, writeTx } from '../../shared/write.js';
 import { findVariant, toVariantResource } from '../catalog/index.js';
 import { recordEvent, type StoreEventInput } from '../store-events/index.js';
 import { levelKey, reservedAt, reservedUnits } from './reserved-units.js';
@@ -104,6 +104,8 @@ export async function setInventoryLevels(ctx: Ctx, inputs: LevelInput[]): Promis
     await lockVariants(tx, projectId, variantIds);
     const variants = new Map<string, Variant>();
     for (const id of variantIds) variants.set(id, await findVariant(ctx, tx, id));
+    // Held until the levels are written, so a concurrent delete of a location cannot leave units there.
+    await keepRows(tx, 'locations', { projectId, ids: locationIds });
     for (const id of locationIds) await stockLocation(ctx, tx, id, 'location_id');
     const existing = await tx.inventoryLevel.findMany({
       where: { variantId: { in: variantIds }, locationId: { in: locationIds } },

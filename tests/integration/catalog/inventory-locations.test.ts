@@ -21,8 +21,8 @@ const addLocation = async (body: Partial<LocationCreate> = {}, client = store.ap
 };
 const setLevel = (variant_id: string, location_id: string, available: number, client = store.api) =>
   client.PUT('/v1/inventory-levels', { body: { variant_id, location_id, available } });
-const variantTotal = async (id: string) =>
-  (await store.api.GET('/v1/variants/{id}', { params: { path: { id } } })).data!.data.inventory_quantity;
+const variantTotal = async (id: string, client = store.api) =>
+  (await client.GET('/v1/variants/{id}', { params: { path: { id } } })).data!.data.inventory_quantity;
 const location = async (id: string, client = store.api) =>
   (await client.GET('/v1/locations/{id}', { params: { path: { id } } })).data!.data;
 const events = async (query: Record<string, string>) =>
@@ -312,6 +312,46 @@ describe('locations', () => {
     expect(deactivated.response.status).toBe(400);
     expect(deactivated.error!.error).toMatchObject({ code: 'invalid_request', field: 'is_active' });
     expect(await location(target.id, client)).toMatchObject({ is_default: true, is_active: true });
+  });
+
+  test('stock set at a location while it is being deleted: never units at a deleted location', async () => {
+    const project = await createProject(store.app);
+    const client = store.app.client(project.keys.secret_test.token);
+    const doomed = await addLocation({ name: 'Closing Down' }, client);
+    const variantId = (await createProduct(client)).variants[0].id;
+    const db = store.app.deps.db;
+    const waiting = async (count: number) => {
+      const [{ n }] = await db.$queryRaw<Array<{ n: number }>>`
+        SELECT count(*)::int AS n FROM pg_stat_activity
+        WHERE datname = current_database() AND wait_event_type = 'Lock' AND (query ILIKE '%locations%' OR query ILIKE '%inventory_levels%')`;
+      return n === count;
+    };
+    // A third transaction holds the location's row until the delete, then the level write (which found the location
+    // active first), wait for it.
+    let holding!: () => void;
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (holding = resolve));
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const holder = db.$transaction(
+      async (tx) => {
+        await tx.$queryRaw`SELECT id FROM locations WHERE id = ${doomed.id} FOR UPDATE`;
+        holding();
+        await released;
+      },
+      { timeout: 20_000 },
+    );
+    await held;
+    const deleted = client.DELETE('/v1/locations/{id}', { params: { path: { id: doomed.id } } });
+    expect(await eventually(() => waiting(1), { timeoutMs: 10_000 })).toBe(true);
+    const stocked = setLevel(variantId, doomed.id, 7, client);
+    expect(await eventually(() => waiting(2), { timeoutMs: 10_000 })).toBe(true);
+    release();
+    await holder;
+    const [deleteAnswer, levelAnswer] = await Promise.all([deleted, stocked]);
+    expect(deleteAnswer.response.status).toBe(204);
+    expect(levelAnswer.response.status).toBe(404);
+    expect(await db.inventoryLevel.count({ where: { locationId: doomed.id } })).toBe(0);
+    expect(await variantTotal(variantId, client)).toBe(0);
   });
 
   test('the default location cannot be deactivated or deleted; a stocked one cannot be deleted (the default is always active, so it is never the last active one)', async () => {
