@@ -1,7 +1,7 @@
 import type { Ctx } from '../../shared/context.js';
 import { AppError } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
-import { lockRows, writeTx } from '../../shared/write.js';
+import { keepRows, lockRows, writeTx } from '../../shared/write.js';
 import { lockVariants, stockLocation, syncVariantTotals } from '../inventory/index.js';
 import { requireLocationsExtension } from './locations.service.js';
 import { moveLevels } from './locations.sql.js';
@@ -21,6 +21,8 @@ export async function transferInventory(ctx: Ctx, sourceId: string, destinationI
     });
   }
   return writeTx(ctx, {}, async (tx) => {
+    // Held until the levels have moved, so a concurrent delete of either location cannot leave units there.
+    await keepRows(tx, 'locations', { projectId, ids: [sourceId, destinationId] });
     await stockLocation(ctx, tx, sourceId, 'id');
     await stockLocation(ctx, tx, destinationId, 'destination_location_id', 'Destination location not found.');
 

@@ -354,6 +354,52 @@ describe('locations', () => {
     expect(await variantTotal(variantId, client)).toBe(0);
   });
 
+  test('a transfer to a location being deleted: never units at a deleted location', async () => {
+    const project = await createProject(store.app);
+    const client = store.app.client(project.keys.secret_test.token);
+    const source = await addLocation({ name: 'Source' }, client);
+    const doomed = await addLocation({ name: 'Destination Closing' }, client);
+    const variantId = (await createProduct(client)).variants[0].id;
+    expect((await setLevel(variantId, source.id, 5, client)).response.status).toBe(200);
+    const db = store.app.deps.db;
+    const waiting = async (count: number) => {
+      const [{ n }] = await db.$queryRaw<Array<{ n: number }>>`
+        SELECT count(*)::int AS n FROM pg_stat_activity
+        WHERE datname = current_database() AND wait_event_type = 'Lock'
+          AND (query ILIKE '%locations%' OR query ILIKE '%inventory_levels%')`;
+      return n === count;
+    };
+    // A third transaction holds the destination's row until the delete, then the transfer, wait for it.
+    let holding!: () => void;
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (holding = resolve));
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const holder = db.$transaction(
+      async (tx) => {
+        await tx.$queryRaw`SELECT id FROM locations WHERE id = ${doomed.id} FOR UPDATE`;
+        holding();
+        await released;
+      },
+      { timeout: 20_000 },
+    );
+    await held;
+    const deleted = client.DELETE('/v1/locations/{id}', { params: { path: { id: doomed.id } } });
+    expect(await eventually(() => waiting(1), { timeoutMs: 10_000 })).toBe(true);
+    const moved = client.POST('/v1/locations/{id}/transfer', {
+      params: { path: { id: source.id } },
+      body: { destination_location_id: doomed.id },
+    });
+    expect(await eventually(() => waiting(2), { timeoutMs: 10_000 })).toBe(true);
+    release();
+    await holder;
+    const [deleteAnswer, transferAnswer] = await Promise.all([deleted, moved]);
+    expect(deleteAnswer.response.status).toBe(204);
+    expect(transferAnswer.response.status).toBe(404);
+    expect(await db.inventoryLevel.count({ where: { locationId: doomed.id } })).toBe(0);
+    expect(await location(source.id, client)).toMatchObject({ variant_count: 1, total_units: 5 });
+    expect(await variantTotal(variantId, client)).toBe(5);
+  });
+
   test('the default location cannot be deactivated or deleted; a stocked one cannot be deleted (the default is always active, so it is never the last active one)', async () => {
     const project = await createProject(store.app);
     const client = store.app.client(project.keys.secret_test.token);
