@@ -1,6 +1,7 @@
 import type { Tx } from '../../db/client.js';
 import type { Ctx } from '../../shared/context.js';
 import { newId } from '../../shared/ids.js';
+import { keepRows } from '../../shared/write.js';
 import type { StockAllocation } from './deduct-stock.js';
 import { lockVariants, syncVariantTotals } from './inventory.service.js';
 
@@ -35,11 +36,14 @@ async function addUnits(
   await lockVariants(tx, ctx.project.id, ids);
   const variants = await tx.variant.findMany({ where: { id: { in: ids }, projectId: ctx.project.id } });
   const live = new Set(variants.map((variant) => variant.id));
+  const locationIds = units.map((allocation) => allocation.location_id);
+  // Held until the levels are written, so a location deleted meanwhile is seen as deleted (and skipped).
+  await keepRows(tx, 'locations', { projectId: ctx.project.id, ids: locationIds });
   const locations = new Set(
     (
       await tx.location.findMany({
         where: {
-          id: { in: units.map((allocation) => allocation.location_id) },
+          id: { in: locationIds },
           projectId: ctx.project.id,
           deletedAt: null,
         },

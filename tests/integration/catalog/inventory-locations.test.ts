@@ -3,6 +3,7 @@ import type { components } from '@commerce-api/sdk';
 import { createProduct } from '../../factories/catalog.factory.js';
 import { addItems, createDraftOrder } from '../../factories/draft-order.factory.js';
 import { createProject } from '../../factories/project.factory.js';
+import { createOrderedPurchaseOrder } from '../../factories/purchase-order.factory.js';
 import { byId } from '../../setup/requests.js';
 import { keyCtx } from '../../setup/ctx.js';
 import { useStore } from '../../setup/store.js';
@@ -398,6 +399,50 @@ describe('locations', () => {
     expect(await db.inventoryLevel.count({ where: { locationId: doomed.id } })).toBe(0);
     expect(await location(source.id, client)).toMatchObject({ variant_count: 1, total_units: 5 });
     expect(await variantTotal(variantId, client)).toBe(5);
+  });
+
+  test('a purchase order received at a location being deleted: its units are not stocked there', async () => {
+    const project = await createProject(store.app);
+    const client = store.app.client(project.keys.secret_test.token);
+    const doomed = await addLocation({ name: 'Receiving Closing' }, client);
+    const variantId = (await createProduct(client)).variants[0].id;
+    const order = await createOrderedPurchaseOrder(client, doomed.id, [[variantId, 4]]);
+    const db = store.app.deps.db;
+    const waiting = async (count: number) => {
+      const [{ n }] = await db.$queryRaw<Array<{ n: number }>>`
+        SELECT count(*)::int AS n FROM pg_stat_activity
+        WHERE datname = current_database() AND wait_event_type = 'Lock'
+          AND (query ILIKE '%locations%' OR query ILIKE '%inventory_levels%')`;
+      return n === count;
+    };
+    // A third transaction holds the location's row until the delete, then the receipt, wait for it.
+    let holding!: () => void;
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (holding = resolve));
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const holder = db.$transaction(
+      async (tx) => {
+        await tx.$queryRaw`SELECT id FROM locations WHERE id = ${doomed.id} FOR UPDATE`;
+        holding();
+        await released;
+      },
+      { timeout: 20_000 },
+    );
+    await held;
+    const deleted = client.DELETE('/v1/locations/{id}', { params: { path: { id: doomed.id } } });
+    expect(await eventually(() => waiting(1), { timeoutMs: 10_000 })).toBe(true);
+    const received = client.POST('/v1/purchase-orders/{id}/receive', {
+      params: { path: { id: order.id } },
+      body: { lines: [{ line_id: order.lines[0].id, quantity: 4 }] },
+    });
+    expect(await eventually(() => waiting(2), { timeoutMs: 10_000 })).toBe(true);
+    release();
+    await holder;
+    const [deleteAnswer, receiveAnswer] = await Promise.all([deleted, received]);
+    expect(deleteAnswer.response.status).toBe(204);
+    expect(receiveAnswer.response.status).toBe(200);
+    expect(await db.inventoryLevel.count({ where: { locationId: doomed.id } })).toBe(0);
+    expect(await variantTotal(variantId, client)).toBe(0);
   });
 
   test('the default location cannot be deactivated or deleted; a stocked one cannot be deleted (the default is always active, so it is never the last active one)', async () => {
