@@ -1473,7 +1473,9 @@ export interface paths {
          *     units. Writes an adjustment record (of `on_hand`) and updates the variant's `inventory_quantity` (the
          *     sum of `on_hand`) in the same transaction; changes to
          *     one variant are serialised, so concurrent writes never lose an update. When the variant's total drops
-         *     below its `low_stock_threshold`, an `inventory.low` event is recorded.
+         *     below its `low_stock_threshold`, an `inventory.low` event is recorded. The variant's total over all
+         *     locations can be at most 2147483647 (an int32); a level that would pass it answers 400 `invalid_request`
+         *     on `available` and changes nothing.
          */
         put: operations["setInventoryLevel"];
         post?: never;

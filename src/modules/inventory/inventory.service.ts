@@ -18,15 +18,26 @@ export async function lockVariants(tx: Tx, projectId: string, variantIds: string
   await lockRows(tx, 'variants', { projectId, ids: variantIds });
 }
 
+/** The most units a variant can hold over all its locations: `inventory_quantity` is an int32 in the contract. */
+const MAX_VARIANT_UNITS = 2_147_483_647;
+
 /**
  * Recomputes each variant's inventory_quantity from its levels (its updated_at moves only when in_stock changes);
- * records inventory.low for those that dropped below their threshold.
+ * records inventory.low for those that dropped below their threshold. 400 (on `field` when given) when a total
+ * would pass MAX_VARIANT_UNITS.
  */
-export async function syncVariantTotals(tx: Tx, ctx: Ctx, before: Variant[]): Promise<void> {
+export async function syncVariantTotals(tx: Tx, ctx: Ctx, before: Variant[], field?: string): Promise<void> {
   for (const variant of before) {
     const { _sum } = await tx.inventoryLevel.aggregate({ where: { variantId: variant.id }, _sum: { available: true } });
     const total = _sum.available ?? 0;
     if (total === variant.inventoryQuantity) continue;
+    if (total > MAX_VARIANT_UNITS) {
+      throw new AppError(
+        'invalid_request',
+        `Variant ${variant.id} would hold ${total} units over all locations; its total can be at most ${MAX_VARIANT_UNITS}.`,
+        { field },
+      );
+    }
     const after = await tx.variant.update({
       where: { id: variant.id },
       data: { inventoryQuantity: total, updatedAt: updatedAtAfterStockMove(variant, total, new Date()) },
@@ -147,6 +158,7 @@ export async function setInventoryLevels(ctx: Ctx, inputs: LevelInput[]): Promis
         tx,
         ctx,
         [...variants.values()].filter((variant) => changed.has(variant.id)),
+        'available',
       );
     }
     return levels;

@@ -137,6 +137,26 @@ describe('inventory levels', () => {
     expect(atSource.data!.data).toMatchObject({ on_hand: 0, reserved: 0, available: 0 });
   });
 
+  test('a level that would take the variant total past the int32 maximum is 400 on available, not a 500; nothing changes', async () => {
+    const project = await createProject(store.app);
+    const client = store.app.client(project.keys.secret_test.token);
+    const variantId = (await createProduct(client)).variants[0].id;
+    const [a, b, c] = [
+      project.project.default_location_id,
+      ...[await addLocation({ name: 'Max B' }, client), await addLocation({ name: 'Max C' }, client)].map((l) => l.id),
+    ];
+    expect((await setLevel(variantId, a, 1_000_000_000, client)).response.status).toBe(200);
+    expect((await setLevel(variantId, b, 1_000_000_000, client)).response.status).toBe(200);
+    const refused = await setLevel(variantId, c, 1_000_000_000, client);
+    expect(refused.response.status).toBe(400);
+    expect(refused.error!.error).toMatchObject({ code: 'invalid_request', field: 'available' });
+    expect(await variantTotal(variantId, client)).toBe(2_000_000_000);
+    const levels = await client.GET('/v1/variants/{id}/inventory-levels', { params: { path: { id: variantId } } });
+    expect(levels.data!.data.map((l) => l.location_id)).toEqual([a, b]);
+    expect((await setLevel(variantId, c, 147_483_647, client)).response.status).toBe(200);
+    expect(await variantTotal(variantId, client)).toBe(2_147_483_647);
+  });
+
   test('parallel writes to one variant never lose an update: each level and the total are right', async () => {
     const product = await createProduct(store.api);
     const variant = product.variants[0];
