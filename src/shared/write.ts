@@ -63,7 +63,8 @@ export type LockableTable =
   | 'navigation_menus'
   | 'orders'
   | 'draft_orders'
-  | 'checkouts';
+  | 'checkouts'
+  | 'shipping_zones';
 
 /** Lockable tables whose rows are soft-deleted (`deleted_at`): the ones whose live rows can be locked all at once. */
 type SoftDeletedTable = 'customers' | 'locations' | 'products' | 'customer_groups' | 'companies';

@@ -1,9 +1,12 @@
 import { describe, expect, test } from '@jest/globals';
+import pg from 'pg';
 import { buildRate, createRate, createZone } from '../../factories/shipping.factory.js';
 import { createProject } from '../../factories/project.factory.js';
 import { json } from '../../setup/http.js';
 import { useStore } from '../../setup/store.js';
 import { byId } from '../../setup/requests.js';
+import { sessionUrlOf } from '../../setup/test-app.js';
+import { eventually } from '../../setup/wait.js';
 
 const store = useStore();
 const zoneEvents = async (zoneId: string) =>
@@ -128,6 +131,35 @@ describe('createShippingRate', () => {
       body: buildRate(),
     });
     expect(forbidden.response.status).toBe(403);
+  });
+
+  test('a rate created while its zone is being deleted answers 404, not 500, and leaves no rate', async () => {
+    const zone = await createZone(store.api);
+    const other = new pg.Client({ connectionString: sessionUrlOf(store.app) });
+    await other.connect();
+    try {
+      // A zone deletion in progress: the row is deleted but not yet committed; the request waits for it.
+      await other.query('BEGIN');
+      await other.query('DELETE FROM shipping_zones WHERE id = $1', [zone.id]);
+      const answer = postRate(zone.id, buildRate());
+      const waiting = await eventually(
+        async () =>
+          (
+            await other.query(
+              `SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()`,
+            )
+          ).rowCount === 1,
+        { timeoutMs: 10_000 },
+      );
+      expect(waiting).toBe(true);
+      await other.query('COMMIT');
+      const { error, response } = await answer;
+      expect(response.status).toBe(404);
+      expect(error).toEqual({ error: { code: 'not_found', message: 'Shipping zone not found.' } });
+    } finally {
+      await other.end();
+    }
+    expect(await store.app.deps.db.shippingRate.count({ where: { zoneId: zone.id } })).toBe(0);
   });
 
   test('an unknown field is 400 (strict bodies)', async () => {
