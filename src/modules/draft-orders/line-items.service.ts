@@ -194,7 +194,9 @@ export async function updateLineItem(
         title: changed.title,
       },
     });
-    const savedDraft = await saveDraft(tx, ctx, draft, await totalled(ctx, tx, draft, after, 'quantity'), {
+    // A negative total names what lowered it: a custom item's new unit price, else the quantity.
+    const lowered = changed.isCustom && changed.unitPrice !== item.unitPrice ? 'unit_price' : 'quantity';
+    const savedDraft = await saveDraft(tx, ctx, draft, await totalled(ctx, tx, draft, after, lowered), {
       what: 'line item changed',
       changes,
     });

@@ -289,6 +289,19 @@ describe('updateDraftOrderItem', () => {
     expect(missing.error).toEqual({ error: { code: 'not_found', message: 'Line item not found.' } });
   });
 
+  test("a custom item's unit_price that would make the total negative is 400 naming unit_price, and nothing changes", async () => {
+    const draft = await newDraft();
+    const [item] = await addItems(api, draft.id, [{ title: 'Setup', unit_price: 1000, quantity: 2 }]);
+    await api.PATCH('/v1/draft-orders/{id}', { ...path(draft.id), body: { discount: 1500 } });
+    const refused = await api.PATCH('/v1/draft-orders/{id}/items/{item_id}', {
+      ...path(draft.id, item.id),
+      body: { unit_price: 500 },
+    });
+    expect(refused.response.status).toBe(400);
+    expect(refused.error!.error).toMatchObject({ code: 'invalid_request', field: 'unit_price' });
+    expect(await readDraft(api, draft.id)).toMatchObject({ subtotal: 2000, total: 500, items: [item] });
+  });
+
   test.each([
     ['quantity', { quantity: 0 }],
     ['quantity', { quantity: 1000 }],
