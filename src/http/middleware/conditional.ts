@@ -1,11 +1,10 @@
-import { createHash } from 'node:crypto';
 import type { Middleware } from 'koa';
 import type { AppDeps } from '../../app-deps.js';
 import { CONNECT_TIMEOUT_MS, isTransactionConflict } from '../../db/availability.js';
 import type { Database } from '../../db/client.js';
 import { asDatabase } from '../../db/nested-transaction.js';
 import { Prisma } from '../../generated/prisma/client.js';
-import { canonicalJson } from '../../shared/canonical-json.js';
+import { entityTagOf } from '../../shared/entity-tag.js';
 import { AppError } from '../../shared/errors.js';
 import { cachesReadingFrom } from '../../shared/table-version-cache.js';
 import type { AppContext, RequestState } from '../state.js';
@@ -19,11 +18,6 @@ const CONDITIONAL_TRANSACTION = {
   maxWait: CONNECT_TIMEOUT_MS,
   timeout: 30_000,
 };
-
-/** The strong entity tag of a representation: a hash of its canonical JSON, so key order does not matter. */
-export function entityTagOf(data: unknown): string {
-  return `"${createHash('sha256').update(canonicalJson(data)).digest('base64url').slice(0, 22)}"`;
-}
 
 /** `*`, or the opaque tags of the strong entity tags listed (weak ones are left out: they never match). */
 export function parseIfMatch(header: string): '*' | string[] {

@@ -1,5 +1,6 @@
 import type { AppDeps } from '../../app-deps.js';
 import type { AreaHandlers } from '../../shared/contract.js';
+import { entityTagOf } from '../../shared/entity-tag.js';
 import { pickFields } from '../../shared/fields.js';
 import { carrierAccessOf } from './carrier-access.js';
 import { lookupRates } from './rate-lookup.service.js';
@@ -10,10 +11,12 @@ const zoneRules = (deps: AppDeps): ZoneRules => ({ allowPrivateTargets: deps.con
 
 export const shippingHandlers = {
   listShippingZones: async ({ query, ctx }) => ({ status: 200, body: await listZones(ctx, query) }),
-  createShippingZone: async ({ body, ctx, deps }) => ({
-    status: 201,
-    body: { data: await createZone(ctx, body, zoneRules(deps)) },
-  }),
+  createShippingZone: async ({ body, ctx, deps }) => {
+    const zone = await createZone(ctx, body, zoneRules(deps));
+    // The answer inlines `rates: []`; its ETag is the zone's current one, as GET answers it without expand.
+    const { rates: _rates, ...current } = zone;
+    return { status: 201, body: { data: zone }, headers: { ETag: entityTagOf(current) } };
+  },
   getShippingZone: async ({ path, query, ctx }) => {
     const zone = await getZone(ctx, path.id, query.expand?.includes('rates') ?? false);
     return { status: 200, body: { data: pickFields(zone, query.fields) } };

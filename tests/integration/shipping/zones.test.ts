@@ -165,6 +165,26 @@ describe('createShippingZone', () => {
     expect(relative.error!.error.field).toBe('carrier_callback_url');
   });
 
+  test("the ETag of the create answer is the zone's current one: a PATCH with it in If-Match is made", async () => {
+    const created = await store.call('POST', '/v1/shipping/zones', { name: 'Tagged', countries: ['FR'] });
+    expect(created.status).toBe(201);
+    const tag = created.headers.get('ETag');
+    expect(tag).toMatch(/^"[\w-]{22}"$/);
+    const { id } = (await json(created)).data;
+    expect((await store.call('GET', `/v1/shipping/zones/${id}`)).headers.get('ETag')).toBe(tag);
+    const patched = await fetch(`${store.app.baseUrl}/v1/shipping/zones/${id}`, {
+      method: 'PATCH',
+      headers: {
+        Authorization: `Bearer ${store.keys.secret_test.token}`,
+        'Content-Type': 'application/json',
+        'If-Match': tag!,
+      },
+      body: JSON.stringify({ name: 'Tagged again' }),
+    });
+    expect(patched.status).toBe(200);
+    expect((await json(patched)).data.name).toBe('Tagged again');
+  });
+
   test('a publishable key cannot create zones (403)', async () => {
     const storefront = store.app.client(store.keys.publishable_test.token);
     const { error, response } = await storefront.POST('/v1/shipping/zones', { body: buildZone() });
