@@ -64,7 +64,8 @@ export type LockableTable =
   | 'orders'
   | 'draft_orders'
   | 'checkouts'
-  | 'shipping_zones';
+  | 'shipping_zones'
+  | 'shipping_rates';
 
 /** Lockable tables whose rows are soft-deleted (`deleted_at`): the ones whose live rows can be locked all at once. */
 type SoftDeletedTable = 'customers' | 'locations' | 'products' | 'customer_groups' | 'companies';

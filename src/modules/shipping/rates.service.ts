@@ -132,6 +132,8 @@ export async function createRate(ctx: Ctx, zoneId: string, input: RateCreate): P
 export async function updateRate(ctx: Ctx, id: string, input: RateUpdate): Promise<RateResource> {
   checkCurrency(input.currency);
   return writeTx(ctx, {}, async (tx) => {
+    // Locked before it is read, so two PATCHes of one rate check their bounds one after the other.
+    await lockRows(tx, 'shipping_rates', { projectId: ctx.project.id, ids: [id] });
     const before = toRateResource(await findRate(ctx, tx, id));
     const proposed: RateResource = { ...before, ...withoutUndefined(input) };
     checkBounds(boundsOf(proposed), new Set(Object.keys(input)));

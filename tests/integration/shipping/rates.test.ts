@@ -250,6 +250,24 @@ describe('updateShippingRate', () => {
     ).toBe(200);
   });
 
+  test('two PATCHes sent together, each valid alone, cannot leave a minimum above its maximum', async () => {
+    const zone = await createZone(store.api);
+    const rates = await Promise.all(Array.from({ length: 20 }, () => createRate(store.api, zone.id)));
+    // Per rate, one PATCH sets the minimum and one the maximum, at the same moment: of each pair the one checked
+    // second sees the other's bound and answers 400.
+    const answers = await Promise.all(
+      rates.map((rate) =>
+        Promise.all([
+          store.api.PATCH('/v1/shipping/rates/{id}', { ...byId(rate.id), body: { min_order_subtotal: 5000 } }),
+          store.api.PATCH('/v1/shipping/rates/{id}', { ...byId(rate.id), body: { max_order_subtotal: 1000 } }),
+        ]),
+      ),
+    );
+    for (const pair of answers) expect(pair.map((answer) => answer.response.status).sort()).toEqual([200, 400]);
+    const stored = await store.app.deps.db.shippingRate.findMany({ where: { zoneId: zone.id } });
+    expect(stored.filter((rate) => rate.minOrderSubtotal !== null && rate.maxOrderSubtotal !== null)).toEqual([]);
+  });
+
   test('currency must exist; an unchanged PATCH records nothing; unknown rate 404; empty body 400', async () => {
     const zone = await createZone(store.api);
     const rate = await createRate(store.api, zone.id);
