@@ -2,7 +2,7 @@ import type { components } from '../../generated/openapi.js';
 import type { Customer } from '../../generated/prisma/client.js';
 import type { Ctx } from '../../shared/context.js';
 import { AppError, invalidField } from '../../shared/errors.js';
-import { writeTx } from '../../shared/write.js';
+import { lockRows, writeTx } from '../../shared/write.js';
 import { insertCustomer, updateCustomer } from '../customers/index.js';
 import { countPasswordAttempt, passwordAccepted } from './lockout.service.js';
 import { voidResetLinks } from './password-reset.service.js';
@@ -47,7 +47,8 @@ export async function register(
 /**
  * Login (openapi.yaml, `loginCustomer`): counts the attempt (429 while the email is locked), checks the
  * password with the same argon2 work whether or not the account exists, answers 401 "Invalid email or
- * password." for any mismatch, and on success resets the count and starts a session.
+ * password." for any mismatch, and on success resets the count and starts a session, under the customer's row lock
+ * and only while the password is still the one checked (401 as for a mismatch otherwise).
  */
 export async function login(
   ctx: Ctx,
@@ -68,9 +69,15 @@ export async function login(
   // Hashes made with older parameters are brought up to today's while the password is at hand.
   const passwordHash = needsRehash(customer.passwordHash!) ? await hashPassword(input.password) : undefined;
   const tokens = await writeTx(ctx, {}, async (tx) => {
+    // The customer's row first, as a password change or reset takes it: one that committed since the check
+    // (and ended every session) makes this login fail, instead of a session of the old password outliving it.
+    await lockRows(tx, 'customers', { projectId: ctx.project.id, ids: [customer.id] });
+    const current = await tx.customer.findUnique({ where: { id: customer.id } });
+    if (!current || current.deletedAt || current.passwordHash !== customer.passwordHash) return null;
     if (passwordHash) await tx.customer.update({ where: { id: customer.id }, data: { passwordHash } });
     return startSession(tx, ctx, customer.id, issuer);
   });
+  if (!tokens) throw new AppError('unauthorized', INVALID_LOGIN);
   return { customer, tokens };
 }
 

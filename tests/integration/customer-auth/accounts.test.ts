@@ -1,5 +1,7 @@
 import { beforeAll, describe, expect, jest, test } from '@jest/globals';
+import pg from 'pg';
 import { signAccessToken } from '../../../src/modules/customer-auth/access-token.js';
+import { hashPassword } from '../../../src/modules/customer-auth/passwords.js';
 import type { CommerceClient } from '@commerce-api/sdk';
 import {
   buildRegistration,
@@ -13,6 +15,8 @@ import { createCustomer } from '../../factories/customer.factory.js';
 import { createProject } from '../../factories/project.factory.js';
 import { json } from '../../setup/http.js';
 import { useStore } from '../../setup/store.js';
+import { sessionUrlOf } from '../../setup/test-app.js';
+import { eventually } from '../../setup/wait.js';
 
 const store = useStore({ project: { domain: 'shop.example.com', domain_verified: true } });
 const { app } = store;
@@ -153,6 +157,49 @@ describe('loginCustomer', () => {
       expect(response.status).toBe(401);
       expect(error).toEqual({ error: { code: 'unauthorized', message: 'Invalid email or password.' } });
     }
+  });
+
+  test('a login whose password was changed between its check and its session answers 401 and starts no session', async () => {
+    const registered = await registerCustomer(shop, { email: 'race-reset@example.com' });
+    const newHash = await hashPassword('Spring-Trail-2027');
+    const other = new pg.Client({ connectionString: sessionUrlOf(app) });
+    await other.connect();
+    try {
+      // A password reset under way holds the customer's row; the login checks the old password meanwhile.
+      await other.query('BEGIN');
+      await other.query('SELECT id FROM customers WHERE id = $1 FOR UPDATE', [registered.customer.id]);
+      const login = shop.POST('/v1/auth/login', { body: { email: 'race-reset@example.com', password: GOOD_PASSWORD } });
+      const waiting = await eventually(
+        async () =>
+          (
+            await other.query(
+              `SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()`,
+            )
+          ).rowCount === 1,
+        { timeoutMs: 10_000 },
+      );
+      expect(waiting).toBe(true);
+      // The reset commits: the new password, every session ended.
+      await other.query('UPDATE customers SET password_hash = $2 WHERE id = $1', [registered.customer.id, newHash]);
+      await other.query(
+        `UPDATE customer_sessions SET revoked_at = now(), revoked_reason = 'password_reset' WHERE customer_id = $1 AND revoked_at IS NULL`,
+        [registered.customer.id],
+      );
+      await other.query('COMMIT');
+      const { response, error } = await login;
+      expect(response.status).toBe(401);
+      expect(error).toEqual({ error: { code: 'unauthorized', message: 'Invalid email or password.' } });
+    } finally {
+      await other.end();
+    }
+    const live = await app.deps.db.customerSession.count({
+      where: { customerId: registered.customer.id, revokedAt: null },
+    });
+    expect(live).toBe(0);
+    const { response } = await shop.POST('/v1/auth/login', {
+      body: { email: 'race-reset@example.com', password: 'Spring-Trail-2027' },
+    });
+    expect(response.status).toBe(200);
   });
 
   test('a deleted customer cannot sign in', async () => {
