@@ -1,3 +1,5 @@
+import { invalidField } from './errors.js';
+
 // Committed lists rather than a dependency or the runtime's ICU data, so that what "exists" never changes
 // with the Node.js version. Checked against Intl.DisplayNames / Intl.supportedValuesOf of Node 20 (ICU 7x).
 
@@ -34,3 +36,11 @@ export const isCountryCode = (code: string): boolean => COUNTRY_CODES.has(code);
 
 /** Whether `code` is an ISO 4217 currency code of the list above, exactly as written (upper-case). */
 export const isCurrencyCode = (code: string): boolean => CURRENCY_CODES.has(code);
+
+/** 400 `invalid_request` on `field` unless `currency` (when sent) is an ISO 4217 code of the list above. */
+export function checkCurrencyCode(currency: string | null | undefined, field = 'currency'): void {
+  if (currency != null && !isCurrencyCode(currency)) {
+    const named = field.endsWith('currency') ? `${field} ${currency}` : `${field} names ${currency}, which`;
+    throw invalidField(field, `${named} is not an ISO 4217 currency code; use one such as EUR or USD.`);
+  }
+}

@@ -5448,7 +5448,7 @@ export interface components {
         /** @example ord_01jd5r0a2c4e6g8j0l2n4q6s8u */
         OrderId: string;
         /**
-         * @description 3-letter ISO 4217 currency code.
+         * @description 3-letter ISO 4217 currency code (a circulating currency or a fund code). Three capitals that name no currency (`ZZZ`) answer 400 `invalid_request` naming the field, wherever a currency is sent.
          * @example USD
          */
         CurrencyCode: string;
@@ -5499,7 +5499,7 @@ export interface components {
             }[];
         };
         /**
-         * @description Currency code to the decimal rate from the project currency (units of the currency per unit of the project currency, not per minor unit; above 0, at most 1,000,000), used by search's `currency`.
+         * @description Currency code (ISO 4217; a key naming no currency answers 400 naming `exchange_rates.<key>`) to the decimal rate from the project currency (units of the currency per unit of the project currency, not per minor unit; above 0, at most 1,000,000), used by search's `currency`.
          * @example {
          *       "EUR": 0.92,
          *       "GBP": 0.79

@@ -12,6 +12,7 @@ import { findCheckout, newClientSecret, requireChangeable, type CheckoutKey } fr
 import { releasePaymentStep } from './checkout-store-credit.js';
 import { newLines } from './checkout-line-input.js';
 import { checkoutColumns, priceLines, totalled, totalledWithCodes, withTotals } from './checkout-pricing.js';
+import { checkCurrencyCode } from '../../shared/iso-codes.js';
 
 type CheckoutCreate = components['schemas']['CheckoutCreate'];
 type CheckoutUpdate = components['schemas']['CheckoutUpdate'];
@@ -35,6 +36,7 @@ export async function createCheckout(
   ctx: Ctx,
   input: CheckoutCreate,
 ): Promise<CheckoutWithLines & { clientSecret: string }> {
+  checkCurrencyCode(input.currency);
   return writeTx(ctx, {}, async (tx) => {
     const customerId = ctx.actor.kind === 'customer' ? ctx.actor.id : null;
     const customer = customerId

@@ -2,6 +2,7 @@ import type { Database, Tx } from '../../db/client.js';
 import type { components } from '../../generated/openapi.js';
 import type { Ctx } from '../../shared/context.js';
 import { invalidField } from '../../shared/errors.js';
+import { checkCurrencyCode } from '../../shared/iso-codes.js';
 import type { Conditions } from './apply.js';
 
 type Schemas = components['schemas'];
@@ -59,6 +60,7 @@ export async function checkConditionIds(
   db: Database | Tx,
   conditions: Conditions,
 ): Promise<void> {
+  checkCurrencyCode(conditions.currency, 'conditions.currency');
   const projectId = ctx.project.id;
   const counts = await Promise.all([
     conditions.product_ids.length

@@ -16,6 +16,7 @@ import { draftForChange, findDraftOrder, itemsOf, saveDraft, withTotals } from '
 import { repriceItems, savePrices } from './line-pricing.js';
 import { itemChanges } from './line-items.service.js';
 import { paymentDueDate, type PaymentTerms } from '../../shared/payment-terms.js';
+import { checkCurrencyCode } from '../../shared/iso-codes.js';
 
 type DraftOrderCreate = components['schemas']['DraftOrderCreate'];
 type DraftOrderUpdate = components['schemas']['DraftOrderUpdate'];
@@ -47,6 +48,7 @@ export async function getDraftOrder(
  * in the creating transaction) and records draft_order.created.
  */
 export async function createDraftOrder(ctx: Ctx, input: DraftOrderCreate): Promise<DraftOrder> {
+  checkCurrencyCode(input.currency);
   return writeTx(ctx, {}, async (tx) => {
     const customer = input.customer_id != null ? await customerFor(ctx, tx, input.customer_id) : null;
     const terms = input.payment_terms ?? 'due_on_receipt';
@@ -115,6 +117,7 @@ export async function createDraftOrder(ctx: Ctx, input: DraftOrderCreate): Promi
  */
 export async function updateDraftOrder(ctx: Ctx, id: string, input: DraftOrderUpdate): Promise<DraftOrder> {
   return writeTx(ctx, {}, async (tx) => {
+    checkCurrencyCode(input.currency);
     const before = await draftForChange(ctx, tx, id);
     if (input.currency !== undefined && input.currency !== before.currency && before.itemCount > 0) {
       throw invalidField(

@@ -8,6 +8,7 @@ import type { AppDeps } from '../../app-deps.js';
 import { generateToken, hashToken, type KeyMode, type KeyType } from './api-keys.js';
 import { notifyAuthChanged } from './auth-cache.js';
 import { lockProject } from './platform.sql.js';
+import { checkCurrencyCode } from '../../shared/iso-codes.js';
 
 type ProjectCreate = components['schemas']['ProjectCreate'];
 type ProjectUpdate = components['schemas']['ProjectUpdate'];
@@ -44,8 +45,15 @@ function requireStripeKey(provider: string, secretKey: string | null, field: 'pa
   );
 }
 
+/** 400 unless the project's currency and the currencies of its exchange rates (when sent) are ISO 4217 codes. */
+function checkCurrencies(input: Pick<ProjectUpdate, 'currency' | 'exchange_rates'>): void {
+  checkCurrencyCode(input.currency);
+  for (const code of Object.keys(input.exchange_rates ?? {})) checkCurrencyCode(code, `exchange_rates.${code}`);
+}
+
 /** Creates a project, its default location and its four keys in one transaction; tokens are returned once. */
 export async function createProject(db: Database, input: ProjectCreate) {
+  checkCurrencies(input);
   requireStripeKey(input.payment_provider ?? 'manual', input.stripe_secret_key ?? null, 'payment_provider');
   return db.$transaction(async (tx) => {
     const project = await tx.project.create({
@@ -118,6 +126,7 @@ export async function updateProject(
   id: string,
   input: ProjectUpdate,
 ): Promise<ProjectWithDefault> {
+  checkCurrencies(input);
   const updated = await db.$transaction(async (tx) => {
     // Locked: two updates racing (one removing the Stripe key, one choosing Stripe) cannot both pass the check.
     await lockProject(tx, id);

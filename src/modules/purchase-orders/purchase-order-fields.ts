@@ -3,7 +3,6 @@ import type { components } from '../../generated/openapi.js';
 import type { Ctx } from '../../shared/context.js';
 import { invalidField } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
-import { isCurrencyCode } from '../../shared/iso-codes.js';
 
 type LineInput = components['schemas']['PurchaseOrderLineInput'];
 
@@ -35,16 +34,6 @@ export async function checkSupplier(ctx: Ctx, tx: Tx, id: string | null | undefi
   if (!company) throw invalidField('supplier_id', `No company ${id} in this project.`);
   if (company.type === 'customer') {
     throw invalidField('supplier_id', `Company ${id} is a customer; a supplier is a company of type supplier or both.`);
-  }
-}
-
-/** 400 on `currency` unless it is an ISO 4217 code. */
-export function checkCurrency(currency: string | undefined): void {
-  if (currency !== undefined && !isCurrencyCode(currency)) {
-    throw invalidField(
-      'currency',
-      `currency ${currency} is not an ISO 4217 currency code; use one such as EUR or USD.`,
-    );
   }
 }
 

@@ -7,7 +7,8 @@ import { findOwned } from '../../shared/owned.js';
 import { lockRows, writeTx } from '../../shared/write.js';
 import { changedFields, recordChange, recordEvent, type EventType } from '../store-events/index.js';
 import { toPurchaseOrderResource, type PurchaseOrderRow } from './purchase-orders.mappers.js';
-import { checkCurrency, checkLocation, checkSupplier, resolveLines } from './purchase-order-fields.js';
+import { checkCurrencyCode } from '../../shared/iso-codes.js';
+import { checkLocation, checkSupplier, resolveLines } from './purchase-order-fields.js';
 
 type PurchaseOrderCreate = components['schemas']['PurchaseOrderCreate'];
 type PurchaseOrderUpdate = components['schemas']['PurchaseOrderUpdate'];
@@ -66,7 +67,7 @@ export async function recordPurchaseOrderEvent(
 
 /** Creates a draft purchase order with its lines (every reference checked, 400 on its field); records purchase_order.created. */
 export async function createPurchaseOrder(ctx: Ctx, input: PurchaseOrderCreate): Promise<PurchaseOrderRow> {
-  checkCurrency(input.currency);
+  checkCurrencyCode(input.currency);
   return writeTx(ctx, {}, async (tx) => {
     await checkLocation(ctx, tx, input.location_id);
     await checkSupplier(ctx, tx, input.supplier_id);
@@ -95,7 +96,7 @@ export async function createPurchaseOrder(ctx: Ctx, input: PurchaseOrderCreate):
  * received or cancelled (400 otherwise). Records purchase_order.updated with the changes; unchanged input writes nothing.
  */
 export async function updatePurchaseOrder(ctx: Ctx, id: string, input: PurchaseOrderUpdate): Promise<PurchaseOrderRow> {
-  checkCurrency(input.currency);
+  checkCurrencyCode(input.currency);
   return writeTx(ctx, {}, async (tx) => {
     const before = await findPurchaseOrder(ctx, tx, id, true);
     if (before.status === 'received' || before.status === 'cancelled') {

@@ -1,7 +1,7 @@
 import type { components } from '../../generated/openapi.js';
 import type { Ctx } from '../../shared/context.js';
 import { invalidField } from '../../shared/errors.js';
-import { isCountryCode, isCurrencyCode } from '../../shared/iso-codes.js';
+import { checkCurrencyCode, isCountryCode } from '../../shared/iso-codes.js';
 import type { OutboundAgent } from '../../shared/outbound.js';
 import type { CarrierGateway } from './carrier-gateway.js';
 import { toFlatRate } from './shipping.mappers.js';
@@ -34,8 +34,7 @@ export async function lookupRates(ctx: Ctx, input: Lookup, carriers: CarrierAcce
   const country = input.country.toUpperCase();
   if (!isCountryCode(country))
     throw invalidField('country', `country ${input.country} is not an ISO 3166-1 alpha-2 country code.`);
-  if (!isCurrencyCode(input.currency))
-    throw invalidField('currency', `currency ${input.currency} is not an ISO 4217 currency code.`);
+  checkCurrencyCode(input.currency);
   // Only the zones the lookup can pick: active ones listing the country, and the rest-of-world zone.
   const candidates = await ctx.db.shippingZone.findMany({
     where: {

@@ -2,9 +2,8 @@ import type { Tx } from '../../db/client.js';
 import type { components } from '../../generated/openapi.js';
 import type { ShippingRate } from '../../generated/prisma/client.js';
 import type { Ctx } from '../../shared/context.js';
-import { invalidField } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
-import { isCurrencyCode } from '../../shared/iso-codes.js';
+import { checkCurrencyCode } from '../../shared/iso-codes.js';
 import { findOwned } from '../../shared/owned.js';
 import { lockRows, writeTx } from '../../shared/write.js';
 import { changedFields, recordEvent, type FieldChanges } from '../store-events/index.js';
@@ -36,11 +35,6 @@ const toBig = (value: number | null | undefined) =>
 /** The project's rate; 404 "Shipping rate not found." otherwise. */
 export function findRate(ctx: Ctx, tx: Tx, id: string): Promise<ShippingRate> {
   return findOwned(ctx, tx.shippingRate, id, 'Shipping rate not found.');
-}
-
-function checkCurrency(currency: string | undefined): void {
-  if (currency !== undefined && !isCurrencyCode(currency))
-    throw invalidField('currency', `currency ${currency} is not an ISO 4217 currency code.`);
 }
 
 function boundsOf(rate: RateResource): RateBounds {
@@ -87,7 +81,7 @@ async function recordZoneChange(
 
 /** Creates a rate in the zone (currency that exists, min ≤ max per bound pair) and records the zone's change. */
 export async function createRate(ctx: Ctx, zoneId: string, input: RateCreate): Promise<RateResource> {
-  checkCurrency(input.currency);
+  checkCurrencyCode(input.currency);
   return writeTx(ctx, {}, async (tx) => {
     // Locked, so a deletion of the zone under way finishes first and the zone is then 404, not a broken foreign key.
     await lockRows(tx, 'shipping_zones', { projectId: ctx.project.id, ids: [zoneId] });
@@ -130,7 +124,7 @@ export async function createRate(ctx: Ctx, zoneId: string, input: RateCreate): P
 
 /** Applies the fields sent (null clears a bound), checks the bounds of the result, and records the zone's change; unchanged input writes nothing. */
 export async function updateRate(ctx: Ctx, id: string, input: RateUpdate): Promise<RateResource> {
-  checkCurrency(input.currency);
+  checkCurrencyCode(input.currency);
   return writeTx(ctx, {}, async (tx) => {
     // Locked before it is read, so two PATCHes of one rate check their bounds one after the other.
     await lockRows(tx, 'shipping_rates', { projectId: ctx.project.id, ids: [id] });
