@@ -24,7 +24,7 @@ tags @> ARRAY[${query.tag}]::text[]
 EXISTS (SELECT 1 FROM collection_products WHERE product_id = products.id AND collection_id = ${query.collection_id})
 
 -- src/modules/catalog/products.list.ts: listProducts > source (7) [fragment]
-created_at > ${new Date(query.created_after)}
+created_at > ${filterInstantOf(query.created_after)}
 
 -- src/modules/catalog/products.list.ts: listProducts > source (8) [fragment]
 status = 'active'

@@ -15,7 +15,7 @@ email_normalized = ${query.email.toLowerCase()}
 status = ${query.status}
 
 -- src/modules/customers/customers.list.ts: customerConditions (5) [fragment]
-created_at > ${new Date(query.created_after)}
+created_at > ${filterInstantOf(query.created_after)}
 
 -- src/modules/customers/customers.list.ts: customerConditions (6) [fragment]
 order_count >= ${query.min_orders}

@@ -24,7 +24,7 @@ financial_status = ${query.financial_status}
 status = ${query.status}
 
 -- src/modules/orders/orders.service.ts: listOrders > source (5) [fragment]
-created_at > ${new Date(query.created_after)}
+created_at > ${filterInstantOf(query.created_after)}
 
 -- src/modules/orders/orders.service.ts: markOrderPaid
 UPDATE customers SET total_spent = total_spent + ${after.total} WHERE id = ${after.customerId} AND project_id = ${ctx.project.id};

@@ -1,5 +1,6 @@
 import type { operations } from '../../generated/openapi.js';
 import { isStorefront, type Ctx } from '../../shared/context.js';
+import { filterInstantOf } from '../../shared/instants.js';
 import { listPage, type SortColumns } from '../../shared/list-page.js';
 import { sql, type PageSource } from '../../shared/sql-list.js';
 import type { ProductResource } from './catalog.mappers.js';
@@ -37,7 +38,7 @@ export async function listProducts(ctx: Ctx, query: ProductListQuery) {
       query.tag !== undefined && sql`tags @> ARRAY[${query.tag}]::text[]`,
       query.collection_id !== undefined &&
         sql`EXISTS (SELECT 1 FROM collection_products WHERE product_id = products.id AND collection_id = ${query.collection_id})`,
-      query.created_after !== undefined && sql`created_at > ${new Date(query.created_after)}`,
+      query.created_after !== undefined && sql`created_at > ${filterInstantOf(query.created_after)}`,
       isStorefront(ctx) && sql`status = 'active'`,
     ],
     ctx.caches?.productJson,

@@ -2,6 +2,7 @@ import type { operations } from '../../generated/openapi.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import type { Ctx } from '../../shared/context.js';
 import { pickFields } from '../../shared/fields.js';
+import { filterInstantOf } from '../../shared/instants.js';
 import { listPage, type SortColumns } from '../../shared/list-page.js';
 import { paginateByOffset } from '../../shared/pagination.js';
 import { sql } from '../../shared/sql-list.js';
@@ -29,7 +30,7 @@ function customerWhere(
     deletedAt: null,
     emailNormalized: query.email?.toLowerCase(),
     status: query.status,
-    createdAt: query.created_after ? { gt: new Date(query.created_after) } : undefined,
+    createdAt: query.created_after ? { gt: filterInstantOf(query.created_after) } : undefined,
     orderCount:
       query.min_orders !== undefined || query.max_orders !== undefined
         ? { gte: query.min_orders, lte: query.max_orders }
@@ -49,7 +50,7 @@ function customerConditions(projectId: string, query: CustomerListQuery) {
     sql`deleted_at IS NULL`,
     query.email !== undefined && sql`email_normalized = ${query.email.toLowerCase()}`,
     query.status !== undefined && sql`status = ${query.status}`,
-    query.created_after !== undefined && sql`created_at > ${new Date(query.created_after)}`,
+    query.created_after !== undefined && sql`created_at > ${filterInstantOf(query.created_after)}`,
     query.min_orders !== undefined && sql`order_count >= ${query.min_orders}`,
     query.max_orders !== undefined && sql`order_count <= ${query.max_orders}`,
     query.min_spent !== undefined && sql`total_spent >= ${query.min_spent}`,

@@ -8,6 +8,7 @@ import type { Ctx } from '../../shared/context.js';
 import { nextNumber } from '../../shared/counters.js';
 import { AppError } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
+import { filterInstantOf } from '../../shared/instants.js';
 import { listPage, type SortColumns } from '../../shared/list-page.js';
 import { sql } from '../../shared/sql-list.js';
 import { findOwned } from '../../shared/owned.js';
@@ -53,7 +54,7 @@ export async function listOrders(ctx: Ctx, query: OrderListQuery) {
       query.customer_id !== undefined && sql`customer_id = ${query.customer_id}`,
       query.financial_status !== undefined && sql`financial_status = ${query.financial_status}`,
       query.status !== undefined && sql`status = ${query.status}`,
-      query.created_after !== undefined && sql`created_at > ${new Date(query.created_after)}`,
+      query.created_after !== undefined && sql`created_at > ${filterInstantOf(query.created_after)}`,
     ]),
     query,
     sorts: SORTS,

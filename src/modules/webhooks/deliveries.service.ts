@@ -2,6 +2,7 @@ import type { operations } from '../../generated/openapi.js';
 import type { Prisma, WebhookDelivery } from '../../generated/prisma/client.js';
 import type { Ctx } from '../../shared/context.js';
 import { AppError, conflict, notFound } from '../../shared/errors.js';
+import { filterInstantOf } from '../../shared/instants.js';
 import { listPage } from '../../shared/list-page.js';
 import { writeTx } from '../../shared/write.js';
 import { newWakeJobId, sendWakeUps } from '../webhook-queue/index.js';
@@ -10,17 +11,6 @@ import { toDeliveryResource } from './webhooks.mappers.js';
 import { lockDelivery, requeueDelivery, requeueFailedDeliveries } from './webhooks.sql.js';
 
 type DeliveryListQuery = NonNullable<operations['listWebhookDeliveries']['parameters']['query']>;
-
-/**
- * The instant `since` (an RFC 3339 date-time, as the contract validates it) names, for comparing with stored
- * timestamps: a leap second (`23:59:60`, which Date refuses) ends at the next second; an instant before 1970,
- * before anything stored (PostgreSQL refuses year 0, which RFC 3339 allows), is 1970-01-01.
- */
-function sinceInstant(since: string): Date {
-  const leap = /([T\s]\d\d:\d\d:)60/i;
-  const instant = leap.test(since) ? new Date(Date.parse(since.replace(leap, '$159')) + 1000) : new Date(since);
-  return instant.getTime() < 0 ? new Date(0) : instant;
-}
 
 const pausedError = () =>
   new AppError('invalid_request', 'This subscription is paused. Set its status to active before redelivering.');
@@ -70,7 +60,7 @@ export async function recoverDeliveries(ctx: Ctx, webhookId: string, since: stri
   return writeTx(ctx, {}, async (tx) => {
     const subscription = await findWebhook(ctx, tx, webhookId);
     if (subscription.status !== 'active') throw pausedError();
-    const rows = await requeueFailedDeliveries(tx, webhookId, sinceInstant(since));
+    const rows = await requeueFailedDeliveries(tx, webhookId, filterInstantOf(since));
     await sendWakeUps(
       tx,
       ctx.jobs,
