@@ -1,3 +1,5 @@
+import { invalidField } from './errors.js';
+
 // An RFC 3339 date-time as the contract's `format: date-time` (ajv-formats) accepts it: `T`, `t` or a space
 // between date and time, seconds up to 60 (a leap second), any number of fractional digits, `Z`/`z` or an
 // offset of up to ±23:59 with or without its colon, or hours alone.
@@ -11,7 +13,7 @@ export const LATEST_INSTANT = new Date('9999-12-31T23:59:59.999Z');
  * The instant a date-time input names (one the contract validated as `format: date-time`), where `new Date()`
  * refuses some (a leap second, an offset of hours alone): a leap second (`23:59:60`) is the start of the next
  * second, fractional digits past the millisecond are dropped. Any year 0000-9999, with any offset, so the
- * instant may lie outside what PostgreSQL stores (see `filterInstantOf`).
+ * instant may lie outside what PostgreSQL stores (see `filterInstantOf` and `storedInstantOf`).
  */
 export function instantOf(text: string): Date {
   const match = DATE_TIME.exec(text);
@@ -34,4 +36,16 @@ export function filterInstantOf(text: string): Date {
   const instant = instantOf(text);
   if (instant < EARLIEST_INSTANT) return EARLIEST_INSTANT;
   return instant > LATEST_INSTANT ? LATEST_INSTANT : instant;
+}
+
+/** `instantOf(text)` to store in `field`: 400 invalid_request on `field` when it lies, in UTC, outside years 0001-9999. */
+export function storedInstantOf(text: string, field: string): Date {
+  const instant = instantOf(text);
+  if (instant < EARLIEST_INSTANT || instant > LATEST_INSTANT) {
+    throw invalidField(
+      field,
+      `${field} must lie between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z in UTC; ${text} is ${instant < EARLIEST_INSTANT ? 'before' : 'after'} that.`,
+    );
+  }
+  return instant;
 }

@@ -4,6 +4,7 @@ import type { Discount, Prisma } from '../../generated/prisma/client.js';
 import type { Ctx } from '../../shared/context.js';
 import { notFound } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
+import { storedInstantOf } from '../../shared/instants.js';
 import { findOwned } from '../../shared/owned.js';
 import { writeTx } from '../../shared/write.js';
 import { recordChange, recordEvent, type EventType } from '../store-events/index.js';
@@ -61,7 +62,8 @@ export const PROMOTIONS: Kind = {
 };
 
 const CODE_TAKEN = { code_key: { field: 'code', message: 'Another discount already has this code.' } };
-const dateOrNull = (value: string | null | undefined) => (value ? new Date(value) : value === null ? null : undefined);
+const dateOrNull = (value: string | null | undefined, field: string) =>
+  value ? storedInstantOf(value, field) : value === null ? null : undefined;
 
 /** The project's discount or promotion of `kind` with this id; 404 "<Label> not found." otherwise. */
 export async function findDiscount(ctx: Ctx, db: Database | Tx, kind: Kind, id: string): Promise<DiscountRow> {
@@ -92,8 +94,8 @@ function columnsOf(input: AnyCreate | AnyUpdate) {
     tiers: 'tiers' in input ? (input.tiers as Prisma.InputJsonValue | undefined) : undefined,
     combinable: input.combinable,
     priority: 'priority' in input ? input.priority : undefined,
-    startsAt: dateOrNull(input.starts_at),
-    endsAt: dateOrNull(input.ends_at),
+    startsAt: dateOrNull(input.starts_at, 'starts_at'),
+    endsAt: dateOrNull(input.ends_at, 'ends_at'),
     usageLimit: 'usage_limit' in input ? input.usage_limit : undefined,
     usageLimitPerCustomer: 'usage_limit_per_customer' in input ? input.usage_limit_per_customer : undefined,
   };

@@ -1,4 +1,5 @@
 import { invalidField } from '../../shared/errors.js';
+import { storedInstantOf } from '../../shared/instants.js';
 import { isCurrencyCode } from '../../shared/iso-codes.js';
 
 /** The checks of price-list fields the contract's schema cannot express: currency in ISO 4217, a window that ends after it starts. */
@@ -14,7 +15,7 @@ export function checkPriceListFields(input: { currency?: string; startsAt?: Date
   }
 }
 
-/** A timestamp sent in a body as a Date; undefined and null pass through. */
-export function toDate(value: string | null | undefined): Date | null | undefined {
-  return value === undefined || value === null ? value : new Date(value);
+/** A timestamp sent in a body's `field` as a Date (400 outside years 0001-9999); undefined and null pass through. */
+export function toDate(value: string | null | undefined, field: string): Date | null | undefined {
+  return value === undefined || value === null ? value : storedInstantOf(value, field);
 }

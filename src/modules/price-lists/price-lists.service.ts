@@ -47,8 +47,8 @@ export async function getPriceList(ctx: Ctx, id: string): Promise<PriceListRow> 
 
 /** Creates an empty price list (409 when the slug is taken) and records price_list.created. */
 export async function createPriceList(ctx: Ctx, input: PriceListCreate): Promise<PriceListRow> {
-  const startsAt = toDate(input.starts_at) ?? null;
-  const endsAt = toDate(input.ends_at) ?? null;
+  const startsAt = toDate(input.starts_at, 'starts_at') ?? null;
+  const endsAt = toDate(input.ends_at, 'ends_at') ?? null;
   checkPriceListFields({ currency: input.currency, startsAt, endsAt });
   return writeTx(ctx, SLUG_TAKEN, async (tx) => {
     const list = await tx.priceList.create({
@@ -94,8 +94,8 @@ export async function updatePriceList(ctx: Ctx, id: string, input: PriceListUpda
       description: input.description,
       currency: input.currency,
       status: input.status,
-      startsAt: toDate(input.starts_at),
-      endsAt: toDate(input.ends_at),
+      startsAt: toDate(input.starts_at, 'starts_at'),
+      endsAt: toDate(input.ends_at, 'ends_at'),
       allowsIncrease: input.allows_increase,
       metadata: input.metadata as Prisma.InputJsonValue | undefined,
     };

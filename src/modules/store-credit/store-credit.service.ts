@@ -2,6 +2,7 @@ import type { components } from '../../generated/openapi.js';
 import type { StoreCreditTransaction } from '../../generated/prisma/client.js';
 import type { Ctx } from '../../shared/context.js';
 import { invalidField } from '../../shared/errors.js';
+import { storedInstantOf } from '../../shared/instants.js';
 import { listPage } from '../../shared/list-page.js';
 import { writeTx } from '../../shared/write.js';
 import { findCustomer } from '../customers/index.js';
@@ -90,7 +91,7 @@ export async function issueStoreCredit(
   customerId: string,
   input: Schemas['StoreCreditIssue'],
 ): Promise<StoreCreditTransaction> {
-  const expiresAt = input.expires_at === undefined ? null : new Date(input.expires_at);
+  const expiresAt = input.expires_at === undefined ? null : storedInstantOf(input.expires_at, 'expires_at');
   if (expiresAt && expiresAt <= new Date()) throw invalidField('expires_at', 'expires_at must be in the future.');
   return writeTx(ctx, {}, async (tx) => {
     await findCustomer(ctx, tx, customerId);

@@ -9,7 +9,8 @@ import { useStore } from '../../setup/store.js';
 // RFC 3339 allows: a leap second, years 0000 to 9999, a lowercase `t`/`z` or a space between date and time, an
 // offset of up to ±23:59 (hours alone too), any number of fractional digits. `new Date()` refuses a leap second and
 // an hours-alone offset (Invalid Date), and PostgreSQL refuses an instant before year 1 (in UTC): each answered
-// 500. A filter takes every such instant (before year 1 or after year 9999 as the first or last one stored).
+// 500. A filter takes every such instant (before year 1 or after year 9999 as the first or last one stored); a
+// stored one (a discount's window, a credit's expiry) outside years 0001-9999 in UTC is a 400 naming its field.
 const store = useStore();
 const get = (path: string) =>
   fetch(`${store.app.baseUrl}${path}`, { headers: { Authorization: `Bearer ${store.keys.secret_test.token}` } });
@@ -60,5 +61,83 @@ describe('POST /v1/webhooks/{id}/recover since', () => {
     const webhook = await createWebhook(store.api, 'https://date-hooks.example.com/');
     const response = await store.call('POST', `/v1/webhooks/${webhook.id}/recover`, { since });
     expect([response.status, (await json(response)).data]).toEqual([202, { requeued: 0 }]);
+  });
+});
+
+/** Expects the stored instant, or 400 invalid_request naming the field when it is outside years 0001-9999. */
+async function expectStored(response: Response, field: string, instant: string | null, read: (data: never) => unknown) {
+  const body = await json(response);
+  if (instant === null) {
+    expect([response.status, body.error?.code, body.error?.field]).toEqual([400, 'invalid_request', field]);
+    expect(body.error.message).toContain(field);
+  } else {
+    expect([response.status, read(body.data as never)]).toEqual([expect.any(Number), instant]);
+    expect([200, 201]).toContain(response.status);
+  }
+}
+
+describe('stored date-times: discounts, promotions and price lists', () => {
+  let n = 0;
+  const bodies: Record<string, () => Record<string, unknown>> = {
+    '/v1/discounts': () => ({ code: `DATED${++n}`, title: 'Dated', type: 'percentage', value: 10 }),
+    '/v1/promotions': () => ({ title: `Dated ${++n}`, type: 'percentage', value: 10 }),
+    '/v1/price-lists': () => ({ slug: `dated-${++n}`, name: `Dated ${n}`, currency: 'USD' }),
+  };
+
+  describe.each(Object.keys(bodies))('%s', (path) => {
+    test.each(FORMS)('starts_at as %s (%s) on POST', async (_, text, instant) => {
+      const response = await store.call('POST', path, { ...bodies[path](), starts_at: text });
+      await expectStored(response, 'starts_at', instant, (data: { starts_at: string }) => data.starts_at);
+    });
+
+    test.each(FORMS)('ends_at as %s (%s) on PATCH', async (_, text, instant) => {
+      const created = await store.call('POST', path, bodies[path]());
+      expect(created.status).toBe(201);
+      const { data } = await json(created);
+      const response = await store.call('PATCH', `${path}/${data.id}`, { ends_at: text });
+      await expectStored(response, 'ends_at', instant, (updated: { ends_at: string }) => updated.ends_at);
+    });
+
+    test('ends_at one leap second after starts_at is after it', async () => {
+      const response = await store.call('POST', path, {
+        ...bodies[path](),
+        starts_at: '2016-12-31T23:59:59Z',
+        ends_at: '2016-12-31T23:59:60Z',
+      });
+      expect(response.status).toBe(201);
+      expect((await json(response)).data.ends_at).toBe('2017-01-01T00:00:00.000Z');
+    });
+  });
+});
+
+describe('POST /v1/customers/{id}/store-credit/credits expires_at', () => {
+  // A leap second at the end of 2030 (still to come), the forms of 2030, and the years at the edges.
+  const future = FORMS.filter(([, text]) => /^(2030|0|9999)/.test(text)).concat([
+    ['a leap second to come', '2030-12-31T23:59:60Z', '2031-01-01T00:00:00.000Z'],
+  ]);
+
+  test.each(future)('%s (%s)', async (_, expires_at, instant) => {
+    const customer = await createCustomer(store.api);
+    const response = await store.call('POST', `/v1/customers/${customer.id}/store-credit/credits`, {
+      amount: 100,
+      reason: 'Dated',
+      expires_at,
+    });
+    if (instant === null || instant < new Date().toISOString()) {
+      // Outside years 0001-9999, or in the past ("must be in the future").
+      expect([response.status, (await json(response)).error.field]).toEqual([400, 'expires_at']);
+    } else {
+      await expectStored(response, 'expires_at', instant, (data: { expires_at: string }) => data.expires_at);
+    }
+  });
+
+  test('a past leap second is 400 on expires_at, not 500', async () => {
+    const customer = await createCustomer(store.api);
+    const response = await store.call('POST', `/v1/customers/${customer.id}/store-credit/credits`, {
+      amount: 100,
+      reason: 'Dated',
+      expires_at: '2016-12-31T23:59:60Z',
+    });
+    expect([response.status, (await json(response)).error.field]).toEqual([400, 'expires_at']);
   });
 });
