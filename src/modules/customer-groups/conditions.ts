@@ -121,13 +121,17 @@ const OPERATORS: Record<FieldDefinition['kind'], ConditionOperator[]> = {
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** The start (UTC midnight) of a `YYYY-MM-DD` calendar date; null when it is not a real date. */
+/** The start (UTC midnight) of a `YYYY-MM-DD` calendar date of years 0001-9999; null when it is not a real date. */
 export function dayStart(value: string): Date | null {
   const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
   if (!match) return null;
   const [year, month, day] = match.slice(1).map(Number);
-  const date = new Date(Date.UTC(year, month - 1, day));
-  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day ? date : null;
+  // setUTCFullYear, not Date.UTC: Date.UTC reads years 0-99 as 1900-1999. Year 0 is before what PostgreSQL stores.
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day);
+  return year >= 1 && date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day
+    ? date
+    : null;
 }
 
 // "Before D" is before D's first instant; "after D" is from the next day's first instant on.

@@ -141,3 +141,54 @@ describe('POST /v1/customers/{id}/store-credit/credits expires_at', () => {
     expect([response.status, (await json(response)).error.field]).toEqual([400, 'expires_at']);
   });
 });
+
+describe('automatic group date conditions', () => {
+  // Date.UTC reads years 0-99 as 1900-1999, so a real date of years 0001-0099 was refused as not one.
+  const createDateGroup = (field: string, operator: string, value: string) =>
+    store.call('POST', '/v1/customer-groups', {
+      name: `Dated ${field} ${operator} ${value}`,
+      type: 'automatic',
+      conditions: [{ field, operator, value }],
+    });
+
+  test.each([
+    ['customer_added_date', 'is_after', '0050-06-15', true],
+    ['customer_added_date', 'is_before', '0001-01-01', false],
+    ['customer_added_date', 'is_before', '0099-12-31', false],
+    ['customer_added_date', 'is_after', '0100-01-01', true],
+    ['customer_added_date', 'is_after', '9999-12-31', false],
+    ['last_order_date', 'is_before', '0050-06-15', false],
+  ])('%s %s %s answers 201 (members: every customer %s)', async (field, operator, value, everyone) => {
+    await createCustomer(store.api);
+    const response = await createDateGroup(field, operator, value);
+    expect(response.status).toBe(201);
+    const { data } = await json(response);
+    expect(data.conditions[0].value).toBe(value);
+    const customers = (await json(await get('/v1/customers?limit=1'))).pagination.total;
+    expect(data.member_count).toBe(everyone ? customers : 0);
+  });
+
+  test.each(['0000-06-15', '2026-02-29', '0100-02-29'])(
+    '%s (before year 1, or no such day) is 400 on conditions[0].value',
+    async (value) => {
+      const response = await createDateGroup('customer_added_date', 'is_after', value);
+      expect(response.status).toBe(400);
+      expect((await json(response)).error.field).toBe('conditions[0].value');
+    },
+  );
+});
+
+describe('date inputs (format: date)', () => {
+  // expected_at is kept as the text sent, so every date the contract accepts is stored and shown as it came.
+  test.each(['0000-01-01', '0050-06-15', '9999-12-31', '2028-02-29'])(
+    'purchase order expected_at %s is stored as sent',
+    async (expected_at) => {
+      const response = await store.call('POST', '/v1/purchase-orders', {
+        location_id: store.project.default_location_id,
+        expected_at,
+      });
+      expect(response.status).toBe(201);
+      expect((await json(response)).data.expected_at).toBe(expected_at);
+    },
+  );
+});
