@@ -101,6 +101,19 @@ describe('stored date-times: discounts, promotions and price lists', () => {
       await expectStored(response, 'ends_at', instant, (updated: { ends_at: string }) => updated.ends_at);
     });
 
+    test('the first and last instants stored read back alike, alone and in the list', async () => {
+      const window = { starts_at: '0001-01-01T00:00:00Z', ends_at: '9999-12-31T23:59:59.999999Z' };
+      const created = await store.call('POST', path, { ...bodies[path](), ...window });
+      expect(created.status).toBe(201);
+      const { data } = await json(created);
+      const shown = { starts_at: '0001-01-01T00:00:00.000Z', ends_at: '9999-12-31T23:59:59.999Z' };
+      expect(data).toMatchObject(shown);
+      expect((await json(await get(`${path}/${data.id}`))).data).toMatchObject(shown);
+      const list = await get(`${path}?limit=100`);
+      expect(list.status).toBe(200);
+      expect((await json(list)).data.find((item: { id: string }) => item.id === data.id)).toMatchObject(shown);
+    });
+
     test('ends_at one leap second after starts_at is after it', async () => {
       const response = await store.call('POST', path, {
         ...bodies[path](),
@@ -132,6 +145,21 @@ describe('POST /v1/customers/{id}/store-credit/credits expires_at', () => {
     } else {
       await expectStored(response, 'expires_at', instant, (data: { expires_at: string }) => data.expires_at);
     }
+  });
+
+  test('an expiry in year 9999 reads back in the balance and the ledger', async () => {
+    const customer = await createCustomer(store.api);
+    const issued = await store.call('POST', `/v1/customers/${customer.id}/store-credit/credits`, {
+      amount: 100,
+      reason: 'Dated',
+      expires_at: '9999-12-31T23:59:59Z',
+    });
+    expect(issued.status).toBe(201);
+    const balance = await get(`/v1/customers/${customer.id}/store-credit`);
+    expect((await json(balance)).data.next_expiry).toEqual({ amount: 100, expires_at: '9999-12-31T23:59:59.000Z' });
+    const ledger = await get(`/v1/customers/${customer.id}/store-credit/transactions`);
+    expect(ledger.status).toBe(200);
+    expect((await json(ledger)).data[0].expires_at).toBe('9999-12-31T23:59:59.000Z');
   });
 
   test('a past leap second is 400 on expires_at, not 500', async () => {
@@ -169,6 +197,8 @@ describe('automatic group date conditions', () => {
     expect(data.conditions[0].value).toBe(value);
     const customers = (await json(await get('/v1/customers?limit=1'))).pagination.total;
     expect(data.member_count).toBe(everyone ? customers : 0);
+    const members = await get(`/v1/customers?${query('group_id', data.id)}&limit=1`);
+    expect([members.status, (await json(members)).pagination.total]).toEqual([200, everyone ? customers : 0]);
   });
 
   test.each(['0000-06-15', '2026-02-29', '0100-02-29'])(
