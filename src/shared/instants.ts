@@ -30,12 +30,12 @@ export function instantOf(text: string): Date {
 
 /**
  * `instantOf(text)` for comparing with stored timestamps (a filter): an instant before year 1 is the first
- * instant of year 1, one after year 9999 its last, so it compares with every stored timestamp as it would.
+ * instant of year 1, one after year 9999 its last (a new Date each time), which PostgreSQL takes.
  */
 export function filterInstantOf(text: string): Date {
   const instant = instantOf(text);
-  if (instant < EARLIEST_INSTANT) return EARLIEST_INSTANT;
-  return instant > LATEST_INSTANT ? LATEST_INSTANT : instant;
+  if (instant < EARLIEST_INSTANT) return new Date(EARLIEST_INSTANT);
+  return instant > LATEST_INSTANT ? new Date(LATEST_INSTANT) : instant;
 }
 
 /** `instantOf(text)` to store in `field`: 400 invalid_request on `field` when it lies, in UTC, outside years 0001-9999. */
