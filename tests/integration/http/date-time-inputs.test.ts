@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import { createProduct } from '../../factories/catalog.factory.js';
 import { createCustomer } from '../../factories/customer.factory.js';
+import { createDefinition } from '../../factories/metafield.factory.js';
 import { createWebhook } from '../../factories/webhook.factory.js';
 import { json } from '../../setup/http.js';
 import { useStore } from '../../setup/store.js';
@@ -209,6 +210,26 @@ describe('automatic group date conditions', () => {
       expect((await json(response)).error.field).toBe('conditions[0].value');
     },
   );
+});
+
+describe('metafield values of type datetime and date', () => {
+  // Validated with the contract's own format checks and kept as the text sent (never read as an instant).
+  let productId: string;
+  beforeAll(async () => {
+    productId = (await createProduct(store.api, { title: 'Metafield dates' })).id;
+    await createDefinition(store.api, { label: 'When', slug: 'when', value_type: 'datetime' });
+    await createDefinition(store.api, { label: 'Day', slug: 'day', value_type: 'date' });
+  });
+
+  test.each(FORMS)('datetime %s (%s) is stored and shown as sent', async (_, value) => {
+    const response = await store.call('PUT', `/v1/products/${productId}/metafields/when`, { value });
+    expect([response.status, (await json(response)).data.value]).toEqual([200, value]);
+  });
+
+  test.each(['0000-01-01', '0050-06-15', '9999-12-31'])('date %s is stored and shown as sent', async (value) => {
+    const response = await store.call('PUT', `/v1/products/${productId}/metafields/day`, { value });
+    expect([response.status, (await json(response)).data.value]).toEqual([200, value]);
+  });
 });
 
 describe('date inputs (format: date)', () => {
