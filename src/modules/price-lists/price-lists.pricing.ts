@@ -1,5 +1,6 @@
 import type { Database, Tx } from '../../db/client.js';
 import type { Ctx } from '../../shared/context.js';
+import { escapeLike } from '../../shared/escape-like.js';
 import type { CustomerPriceKeys } from '../../shared/table-version-cache.js';
 import { groupPriceKeys } from '../customer-groups/index.js';
 import { listRowsWithPrices } from './price-lists.sql.js';
@@ -34,9 +35,11 @@ async function companyPriceKeys(
   projectId: string,
   customer: { id: string; email: string; emailVerified: boolean },
 ): Promise<string[]> {
-  // An e-mail proves nothing until the customer verified it: anyone can register a contact's address.
+  // An e-mail proves nothing until the customer verified it: anyone can register a contact's address. Prisma's
+  // insensitive equals is an ILIKE: escaped, so _ and % in the address match only themselves.
+  const email = { equals: escapeLike(customer.email), mode: 'insensitive' as const };
   const contactOf = customer.emailVerified
-    ? { OR: [{ customerId: customer.id }, { email: { equals: customer.email, mode: 'insensitive' as const } }] }
+    ? { OR: [{ customerId: customer.id }, { email }] }
     : { customerId: customer.id };
   const companies = await db.company.findMany({
     where: {

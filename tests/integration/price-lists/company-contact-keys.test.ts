@@ -70,6 +70,15 @@ describe('company price keys by contact', () => {
     expect(await customerPrice(verified)).toBe(BIGCORP);
   });
 
+  test("a verified e-mail matches a contact's e-mail literally: _ and % in it are no wildcards", async () => {
+    // purc_asing@ and purc%@ would match purchasing@ as LIKE patterns; they are other mailboxes.
+    for (const email of ['purc_asing@bigcorp.example', 'purc%@bigcorp.example']) {
+      await registerCustomer(shop, { email });
+      const verified = await verifyByReset(email);
+      expect(await customerPrice(verified)).toBe(BASE);
+    }
+  });
+
   test('a contact linked to a customer (customer_id) gives the company list to that account; unlinking takes it away', async () => {
     const buyer = await registerCustomer(shop, { email: `buyer.${Date.now()}@elsewhere.example` });
     expect(await customerPrice(buyer.access_token)).toBe(BASE);
