@@ -55,7 +55,10 @@ interface DateField {
 }
 type FieldDefinition = TextField | NumericField | DateField;
 
-const fold = (text: string) => text.toLowerCase();
+// Lowercase letter by letter, as PostgreSQL's lower() (which tags_normalized and ILIKE use) folds: JavaScript's
+// toLowerCase applies the special casings, İ to "i̇" (two code points) and a word-final Σ to ς, where the database
+// folds İ to i and Σ to σ, so the same tag would not be the same on both sides.
+const fold = (text: string) => Array.from(text, (char) => (char === '\u0130' ? 'i' : char.toLowerCase())).join('');
 // Prisma's insensitive equals is an ILIKE: escaped, it is a case-insensitive equality.
 const sameText = (value: string) => ({ equals: escapeLike(value), mode: 'insensitive' as const });
 const asIs = (value: string) => value;

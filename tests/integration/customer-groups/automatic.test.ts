@@ -448,3 +448,26 @@ describe('every field, operator and kind, any vs all (database filter and in-mem
     expect(page.length).toBeGreaterThanOrEqual(cases.length);
   });
 });
+
+describe('text compares case-insensitively letter by letter, as the database folds case (İ, final Σ)', () => {
+  // JavaScript lowercases İ to "i̇" (two code points) and a word-final Σ to ς; PostgreSQL's lower() folds each
+  // letter alone (İ to i, Σ to σ). Both sides of a comparison must fold the same way.
+  test.each<[string, Condition, { tags?: string[]; city?: string }]>([
+    ['tag İndirim, tagged İndirim', { field: 'tag', operator: 'is_same_as', value: 'İndirim' }, { tags: ['İndirim'] }],
+    ['tag ΟΔΟΣ, tagged ΟΔΟΣ', { field: 'tag', operator: 'is_same_as', value: 'ΟΔΟΣ' }, { tags: ['ΟΔΟΣ'] }],
+    ['tag οδοσ, tagged ΟΔΟΣ', { field: 'tag', operator: 'is_same_as', value: 'οδοσ' }, { tags: ['ΟΔΟΣ'] }],
+    ['city İzmir, an address in izmir', { field: 'city', operator: 'is_same_as', value: 'İzmir' }, { city: 'izmir' }],
+  ])('%s: a member, in the database filter and in memory', async (_name, condition, facts) => {
+    const api = store.app.client((await createProject(store.app)).keys.secret_test.token);
+    const customer = await createCustomer(api, { tags: facts.tags });
+    if (facts.city) {
+      await api.POST('/v1/customers/{id}/addresses', {
+        params: { path: { id: customer.id } },
+        body: { line1: '1 Atatürk Cd.', city: facts.city, country: 'TR' },
+      });
+    }
+    const group = await createAutomaticGroup(api, [condition]);
+    expect(await membership(api, group)).toEqual([customer.id]);
+    expect(await inGroupByCustomerId(api, customer.id, group.id)).toBe(true);
+  });
+});
