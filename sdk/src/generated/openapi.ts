@@ -9520,8 +9520,8 @@ export interface components {
              */
             subtotal: number;
             ordered_at: components["schemas"]["Timestamp"] | null;
-            /** @description When the last outstanding unit was received., oneOf: [{ $ref: '#/components/schemas/Timestamp' }, { type: 'null' }] */
-            received_at: unknown;
+            /** @description When the last outstanding unit was received. */
+            received_at: components["schemas"]["Timestamp"] | null;
             cancelled_at: components["schemas"]["Timestamp"] | null;
             created_at: components["schemas"]["Timestamp"];
             updated_at: components["schemas"]["Timestamp"];

@@ -286,3 +286,15 @@ describe('listPurchaseOrders', () => {
     );
   });
 });
+
+describe('the PurchaseOrder schema', () => {
+  test('received_at is a timestamp or null in the published contract, as ordered_at and cancelled_at are', async () => {
+    const { data } = await store.app.client().GET('/openapi.json');
+    const properties = (data as { components: { schemas: Record<string, { properties: Record<string, unknown> }> } })
+      .components.schemas.PurchaseOrder.properties;
+    const timestampOrNull = [{ $ref: '#/components/schemas/Timestamp' }, { type: 'null' }];
+    for (const field of ['ordered_at', 'received_at', 'cancelled_at']) {
+      expect([field, properties[field]]).toEqual([field, expect.objectContaining({ oneOf: timestampOrNull })]);
+    }
+  });
+});
