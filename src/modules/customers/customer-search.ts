@@ -14,7 +14,8 @@ export function searchWhere(search: string): Prisma.CustomerWhereInput[] {
   });
 }
 
-const sameText = (value: string) => ({ equals: value, mode: 'insensitive' as const });
+// Prisma's insensitive equals is an ILIKE: escaped, it is a case-insensitive equality.
+const sameText = (value: string) => ({ equals: escapeLike(value), mode: 'insensitive' as const });
 
 /**
  * The relevance tiers of a search, best first: exact email; exact first name, last name or full name

@@ -146,6 +146,14 @@ describe('listCustomers sorting', () => {
     expect(emails).toEqual(['ann@mail.example', 'ann@mail.example.org', 'joann@mail.example']);
   });
 
+  test('relevance: % in a search is literal in the exact-name rank too', async () => {
+    await createCustomer(store.api, { first_name: 'Exa', last_name: '%Cotton', email: 'exa@shop.example' });
+    await createCustomer(store.api, { first_name: 'Sub', last_name: '9%Cotton', email: 'sub@shop.example' });
+    const names = (await list({ search: '%cotton', sort: 'relevance' })).data.map((c) => c.last_name);
+    // "%Cotton" is the exact name; "9%Cotton" and "100%Cotton" only contain it (newest first).
+    expect(names).toEqual(['%Cotton', '9%Cotton', '100%Cotton']);
+  });
+
   test('relevance without search falls back to created_at', async () => {
     expect(await keysOf({ sort: 'relevance', order: 'asc' })).toEqual(
       await keysOf({ sort: 'created_at', order: 'asc' }),
