@@ -9547,6 +9547,7 @@ export interface components {
             note?: string | null;
             /** Format: date */
             expected_at?: string | null;
+            /** @description The lines total (quantity x unit_cost summed) at most 9,007,199,254,740,991 minor units, the largest amount a JSON number holds exactly (400 on `lines` otherwise). */
             lines?: components["schemas"]["PurchaseOrderLineInput"][];
         };
         PurchaseOrderUpdate: {
@@ -9559,7 +9560,7 @@ export interface components {
             note?: string | null;
             /** Format: date */
             expected_at?: string | null;
-            /** @description Replaces every line; only while a draft. */
+            /** @description Replaces every line; only while a draft. They total at most 9,007,199,254,740,991 minor units (400 on `lines` otherwise). */
             lines?: components["schemas"]["PurchaseOrderLineInput"][];
         };
         PurchaseOrderReceive: {

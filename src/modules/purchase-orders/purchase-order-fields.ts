@@ -37,11 +37,22 @@ export async function checkSupplier(ctx: Ctx, tx: Tx, id: string | null | undefi
   }
 }
 
+// A line's total (quantity x unit_cost) and the subtotal are answered as JSON numbers, exact up to 2^53 - 1.
+const MAX_SUBTOTAL = BigInt(Number.MAX_SAFE_INTEGER);
+
 /**
  * The lines to write for `input`, in the order sent: each variant must be one of the project's (its product not
- * deleted) and appear once; 400 on `lines[i].variant_id` otherwise.
+ * deleted) and appear once; 400 on `lines[i].variant_id` otherwise, and on `lines` when they total more than
+ * 9,007,199,254,740,991 minor units (the largest amount a JSON number holds exactly).
  */
 export async function resolveLines(ctx: Ctx, tx: Tx, input: LineInput[]): Promise<LineRow[]> {
+  const subtotal = input.reduce((sum, line) => sum + BigInt(line.quantity) * BigInt(line.unit_cost), 0n);
+  if (subtotal > MAX_SUBTOTAL) {
+    throw invalidField(
+      'lines',
+      `The lines total ${subtotal} minor units; a purchase order totals at most ${MAX_SUBTOTAL} (split it into several).`,
+    );
+  }
   const ids = [...new Set(input.map((line) => line.variant_id))];
   const variants = await tx.variant.findMany({
     where: { id: { in: ids }, projectId: ctx.project.id, product: { deletedAt: null } },

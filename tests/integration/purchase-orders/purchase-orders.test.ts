@@ -131,6 +131,41 @@ describe('createPurchaseOrder', () => {
   });
 });
 
+describe('line totals are exact', () => {
+  // total (quantity x unit_cost) and subtotal are JSON numbers: exact up to 9,007,199,254,740,991.
+  test('a subtotal up to 2^53 - 1 is answered exactly; past it, 400 on lines and nothing is written', async () => {
+    const product = await createProduct(api, {
+      title: 'Costly Part',
+      variants: [
+        { title: 'A', price: 100 },
+        { title: 'B', price: 100 },
+      ],
+    });
+    const [a, b] = product.variants.map((variant) => variant.id);
+    const exact = await createPurchaseOrder(api, location(), [[a, 90_071]], {
+      lines: [{ variant_id: a, quantity: 90_071, unit_cost: 99_999_999_999 }],
+    });
+    expect(exact.lines[0].total).toBe(9_007_099_999_909_929);
+    expect(exact.subtotal).toBe(9_007_099_999_909_929);
+
+    // 999,999 x 99,999,999,999 is 99,999,899,999,000,001: as a JSON number it would read ...000,000.
+    for (const lines of [
+      [{ variant_id: a, quantity: 999_999, unit_cost: 99_999_999_999 }],
+      [
+        { variant_id: a, quantity: 90_071, unit_cost: 99_999_999_999 },
+        { variant_id: b, quantity: 1_000, unit_cost: 99_999_999_999 },
+      ],
+    ]) {
+      const refused = await store.call('POST', '/v1/purchase-orders', { location_id: location(), lines });
+      expect(refused.status).toBe(400);
+      expect((await json(refused)).error).toMatchObject({ code: 'invalid_request', field: 'lines' });
+      const patched = await api.PATCH('/v1/purchase-orders/{id}', { ...byId(exact.id), body: { lines } });
+      expect(patched.response.status).toBe(400);
+    }
+    expect((await api.GET('/v1/purchase-orders/{id}', byId(exact.id))).data!.data.subtotal).toBe(9_007_099_999_909_929);
+  });
+});
+
 describe('updatePurchaseOrder', () => {
   test('a draft takes new lines (purchase_order.updated); once ordered its lines are fixed (400) but its note is not', async () => {
     const [a, b] = [await stockedVariant('Update A', 0), await stockedVariant('Update B', 0)];
