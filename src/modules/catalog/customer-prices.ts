@@ -68,7 +68,8 @@ async function customerPrices(
   const keys = await customerPriceKeys(ctx, ctx.db, customerId, { cached: true });
   const compute = () => resolvePrices(ctx, keys, productIds);
   if (!ctx.caches) return compute();
-  const keySet = keys ? `${keys.own ?? ''}|${[...keys.shared].sort().join(',')}` : '|';
+  // As JSON: keys are free text (a group's "vip,wholesale" is one key, not the two keys vip and wholesale).
+  const keySet = JSON.stringify(keys && [keys.own, [...keys.shared].sort()]);
   const cached = (await ctx.caches.resolvedPrices.get(
     ctx.project.id,
     `${keySet}|${productIds.join(',')}`,

@@ -86,6 +86,28 @@ describe('getProduct with a customer token', () => {
     ]);
   });
 
+  test('a key holding a comma or a bar is one key: it never shares the prices of customers with two keys', async () => {
+    // One shopper in groups on vip and on wholesale; another in a group whose key is the text "vip,wholesale",
+    // which names no list.
+    const both = await registerCustomer(shop());
+    for (const key of ['vip', 'wholesale']) {
+      const group = await createGroup(store.api, { active_price_key: key });
+      await store.api.POST('/v1/customer-groups/{id}/members', {
+        params: { path: { id: group.id } },
+        body: { customer_ids: [both.customer.id] },
+      });
+    }
+    const odd = await registerCustomer(shop());
+    const oddGroup = await createGroup(store.api, { active_price_key: 'vip,wholesale' });
+    await store.api.POST('/v1/customer-groups/{id}/members', {
+      params: { path: { id: oddGroup.id } },
+      body: { customer_ids: [odd.customer.id] },
+    });
+    const token = store.keys.publishable_test.token;
+    expect(pricesOf(await read(signedIn(store.app, token, both.access_token)))).toEqual([2000, 2000, 2600]);
+    expect(pricesOf(await read(signedIn(store.app, token, odd.access_token)))).toEqual([2500, 2500, 2800]);
+  });
+
   test('publishable reads without a customer token are unchanged: no customer_price', async () => {
     const anonymous = await read(shop());
     expect(anonymous).not.toHaveProperty('customer_price');
