@@ -4578,7 +4578,8 @@ export interface paths {
          * @description Sets up to 1,000 prices in one request, all or nothing: each entry sets the price of a variant from
          *     `min_quantity` on (default 1), replacing the list's price for that variant and quantity; `amount: null`
          *     removes it. Prices the request does not name stay as they are. Every entry is checked before anything
-         *     is written: a variant not of this project, a variant whose product is priced in another currency than
+         *     is written: a variant not of this project (or, to set a price, of a deleted product: its prices can
+         *     still be removed), a variant whose product is priced in another currency than
          *     the list, or the same variant and `min_quantity` twice rejects the whole request (one problem:
          *     `invalid_request` with `field`; several: `validation_error` with `details`). Records
          *     `price_list.updated` with the number of prices set and removed. Answers the prices now stored for the

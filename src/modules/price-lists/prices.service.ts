@@ -40,7 +40,10 @@ function rejection(problems: ErrorDetail[]): AppError {
 
 const keyOf = (variantId: string, minQuantity: number) => `${variantId}\u0000${minQuantity}`;
 
-/** The problems of the entries: variants not of the project, variants priced in another currency, an entry sent twice. */
+/**
+ * The problems of the entries: variants not of the project (to set a price: of a product not deleted; a price of a
+ * deleted product's variant can still be removed), variants priced in another currency, an entry sent twice.
+ */
 async function problemsOf(ctx: Ctx, tx: Tx, list: PriceListRow, entries: PriceInput[]): Promise<ErrorDetail[]> {
   const variants = await tx.variant.findMany({
     where: { id: { in: [...new Set(entries.map((entry) => entry.variant_id))] }, projectId: ctx.project.id },
@@ -60,7 +63,7 @@ async function problemsOf(ctx: Ctx, tx: Tx, list: PriceListRow, entries: PriceIn
       });
     }
     seen.add(key);
-    if (!variant || variant.product.deletedAt) {
+    if (!variant || (variant.product.deletedAt && entry.amount !== null)) {
       problems.push({
         field: `${at}.variant_id`,
         message: `${at}.variant_id does not name a variant of this project.`,

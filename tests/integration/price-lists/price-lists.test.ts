@@ -250,6 +250,26 @@ describe('setPriceListPrices', () => {
     expect(page.data!.pagination.total).toBe(10);
   });
 
+  test("a price of a deleted product's variant can still be removed with amount null (and no longer set)", async () => {
+    const list = await createPriceList(store.api);
+    const product = await createProduct(store.api, { variants: [{ title: 'Gone', price: 1000 }] });
+    const variant = product.variants[0].id;
+    await setPrices(store.api, list.id, [{ variant_id: variant, amount: 900 }]);
+    expect((await store.api.DELETE('/v1/products/{id}', byId(product.id))).response.status).toBe(204);
+
+    const set = await store.api.PUT('/v1/price-lists/{id}/prices', {
+      ...byId(list.id),
+      body: { prices: [{ variant_id: variant, amount: 800 }] },
+    });
+    expect(set.error!.error).toMatchObject({ code: 'invalid_request', field: 'prices[0].variant_id' });
+    const removed = await store.api.PUT('/v1/price-lists/{id}/prices', {
+      ...byId(list.id),
+      body: { prices: [{ variant_id: variant, amount: null }] },
+    });
+    expect([removed.response.status, removed.data?.data]).toEqual([200, []]);
+    expect((await store.api.GET('/v1/price-lists/{id}', byId(list.id))).data!.data.price_count).toBe(0);
+  });
+
   test('deleting a variant removes its prices from every list', async () => {
     const list = await createPriceList(store.api);
     const product = await createProduct(store.api, {
