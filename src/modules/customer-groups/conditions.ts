@@ -1,6 +1,7 @@
 import type { components } from '../../generated/openapi.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import { escapeLike } from '../../shared/escape-like.js';
+import { foldCase } from '../../shared/fold-case.js';
 
 /**
  * The conditions of automatic customer groups: one definition per field, from which both the database
@@ -55,10 +56,8 @@ interface DateField {
 }
 type FieldDefinition = TextField | NumericField | DateField;
 
-// Lowercase letter by letter, as PostgreSQL's lower() (which tags_normalized and ILIKE use) folds: JavaScript's
-// toLowerCase applies the special casings, İ to "i̇" (two code points) and a word-final Σ to ς, where the database
-// folds İ to i and Σ to σ, so the same tag would not be the same on both sides.
-const fold = (text: string) => Array.from(text, (char) => (char === '\u0130' ? 'i' : char.toLowerCase())).join('');
+// As PostgreSQL's lower() (which tags_normalized and ILIKE use) folds, so both sides agree (see foldCase).
+const fold = foldCase;
 // Prisma's insensitive equals is an ILIKE: escaped, it is a case-insensitive equality.
 const sameText = (value: string) => ({ equals: escapeLike(value), mode: 'insensitive' as const });
 const asIs = (value: string) => value;

@@ -1,9 +1,10 @@
 import type { Prisma } from '../../generated/prisma/client.js';
 import { escapeLike } from '../../shared/escape-like.js';
+import { foldCase } from '../../shared/fold-case.js';
 
-/** The words of a search, lowercased and without repeats; each must be found in a customer. */
+/** The words of a search, lowercased as the database folds case (foldCase) and without repeats; each must be found in a customer. */
 export function searchWords(search: string): string[] {
-  return [...new Set(search.toLowerCase().split(/\s+/).filter(Boolean))];
+  return [...new Set(foldCase(search).split(/\s+/).filter(Boolean))];
 }
 
 /** Filter: every word is a case-insensitive substring of the first name, last name or email. */
@@ -23,7 +24,7 @@ const sameText = (value: string) => ({ equals: escapeLike(value), mode: 'insensi
  * A customer belongs to the first tier it satisfies.
  */
 export function relevanceTiers(search: string): Prisma.CustomerWhereInput[] {
-  const whole = search.trim().toLowerCase();
+  const whole = foldCase(search.trim());
   const fullNames = [...whole.matchAll(/ /g)].map(({ index }) => ({
     firstName: sameText(whole.slice(0, index)),
     lastName: sameText(whole.slice(index + 1)),

@@ -204,3 +204,26 @@ describe('listCustomers pagination', () => {
     for (const customer of page.data) expect(Object.keys(customer).sort()).toEqual(['email', 'id']);
   });
 });
+
+describe('listCustomers search in other scripts', () => {
+  test('a name finds its customer whatever its case: Turkish İ and a word-final Greek Σ', async () => {
+    const ilker = await createCustomer(store.api, { first_name: 'İlker', last_name: 'Yılmaz' });
+    const nikos = await createCustomer(store.api, { first_name: 'ΝΙΚΟΣ', last_name: 'ΠΑΠΑΔΟΠΟΥΛΟΣ' });
+    for (const [search, customer] of [
+      ['İlker', ilker],
+      ['ilker', ilker],
+      ['İLKER yılmaz', ilker],
+      ['ΝΙΚΟΣ', nikos],
+      ['νικοσ', nikos],
+      ['ΝΙΚΟΣ ΠΑΠΑΔΟΠΟΥΛΟΣ', nikos],
+    ] as const) {
+      for (const sort of ['created_at', 'relevance'] as const) {
+        expect([search, sort, (await list({ search, sort })).data.map((c) => c.id)]).toEqual([
+          search,
+          sort,
+          [customer.id],
+        ]);
+      }
+    }
+  });
+});
