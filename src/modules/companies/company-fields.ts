@@ -1,10 +1,5 @@
 import { invalidField } from '../../shared/errors.js';
-
-// ICU's list of ISO 4217 codes in circulation (Node ships full ICU).
-const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
-
-/** Whether `code` is an ISO 4217 currency code in circulation. */
-export const isCurrencyCode = (code: string) => CURRENCIES.has(code);
+import { isCurrencyCode } from '../../shared/iso-codes.js';
 
 /** The checks of company fields that the contract's schema cannot express: currency in ISO 4217, website over http(s). */
 export function checkCompanyFields(input: { currency?: string | null; website?: string | null }): void {

@@ -125,6 +125,17 @@ describe('createCompany', () => {
     expect((await createCompany(store.api, { currency: 'CHF', website: 'http://plain.example' })).currency).toBe('CHF');
   });
 
+  test('currency takes the ISO 4217 codes price lists and purchase orders take (VED, fund codes such as CHE)', async () => {
+    for (const currency of ['VED', 'CHE', 'USN']) {
+      const { error, response } = await store.api.POST('/v1/companies', { body: buildCompany({ currency }) });
+      expect([currency, response.status, error]).toEqual([currency, 201, undefined]);
+      const list = await store.api.POST('/v1/price-lists', {
+        body: { slug: `in-${currency.toLowerCase()}`, name: currency, currency },
+      });
+      expect([currency, list.response.status]).toEqual([currency, 201]);
+    }
+  });
+
   test('malformed JSON is 400; publishable keys cannot read or write companies (403); no key 401', async () => {
     const response = await fetch(`${store.app.baseUrl}/v1/companies`, {
       method: 'POST',
