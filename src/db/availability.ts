@@ -42,6 +42,7 @@ const MESSAGES = [
 
 interface Inspectable {
   code?: unknown;
+  originalCode?: unknown;
   kind?: unknown;
   message?: unknown;
   cause?: unknown;
@@ -78,10 +79,11 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 /** Seconds a client is told to wait (Retry-After) when its transaction lost a race with another one. */
 export const CONFLICT_RETRY_AFTER_SECONDS = 1;
 
-// SQLSTATE 40P01 deadlock detected, 40001 serialization failure; Prisma's P2034 and @prisma/adapter-pg's
-// TransactionWriteConflict are the same two, and a raw query's error (P2010) carries the SQLSTATE in its text.
+// SQLSTATE 40P01 deadlock detected, 40001 serialization failure: node-postgres's error carries it as `code`,
+// @prisma/adapter-pg's (kind TransactionWriteConflict, Prisma's P2034) as `originalCode`.
 const CONFLICT_SQLSTATE = /^40(P01|001)$/;
-const CONFLICT_TEXT = /\b40(P01|001)\b|deadlock detected|could not serialize access/;
+
+const sqlstateOf = ({ code, originalCode }: Inspectable): unknown => originalCode ?? code;
 
 /**
  * Whether `error` (or anything it wraps) says PostgreSQL rolled the transaction back because a concurrent one held
@@ -89,10 +91,17 @@ const CONFLICT_TEXT = /\b40(P01|001)\b|deadlock detected|could not serialize acc
  * same work run again succeeds.
  */
 export function isTransactionConflict(error: unknown): boolean {
-  return anyCause(error, ({ code, kind, message, meta }) => {
-    if (typeof code === 'string' && (code === 'P2034' || CONFLICT_SQLSTATE.test(code))) return true;
-    if (kind === 'TransactionWriteConflict') return true;
-    if (kind === 'postgres' && typeof code === 'string' && CONFLICT_SQLSTATE.test(code)) return true;
-    return code === 'P2010' && CONFLICT_TEXT.test(`${String(message)} ${JSON.stringify(meta ?? {})}`);
+  return anyCause(error, (current) => {
+    const sqlstate = sqlstateOf(current);
+    if (typeof sqlstate === 'string' && CONFLICT_SQLSTATE.test(sqlstate)) return true;
+    return current.code === 'P2034' || current.kind === 'TransactionWriteConflict';
   });
+}
+
+/**
+ * Whether `error` (or anything it wraps) is PostgreSQL's serialization failure (40001): under REPEATABLE READ, a row
+ * the transaction reads for update changed after its snapshot was taken. Not a deadlock (40P01).
+ */
+export function isSerializationFailure(error: unknown): boolean {
+  return anyCause(error, (current) => sqlstateOf(current) === '40001');
 }

@@ -1561,7 +1561,8 @@ export interface paths {
          * Delete a location
          * @description Soft delete (the handle is freed). Needs the locations extension, and the location must not be the
          *     default, not the last active location, and hold no inventory: every level there at zero, a negative one
-         *     (sold beyond stock) included (transfer it first); 400 otherwise.
+         *     (sold beyond stock) included, and no units held there for sent draft orders or checkouts (transfer it
+         *     first); 400 otherwise.
          */
         delete: operations["deleteLocation"];
         options?: never;
@@ -5449,7 +5450,7 @@ export interface components {
         /** @example ord_01jd5r0a2c4e6g8j0l2n4q6s8u */
         OrderId: string;
         /**
-         * @description 3-letter ISO 4217 currency code (a circulating currency or a fund code). Three capitals that name no currency (`ZZZ`) answer 400 `invalid_request` naming the field, wherever a currency is sent.
+         * @description 3-letter ISO 4217 currency code (a circulating currency or a fund code). Three capitals that name no currency (`ZZZ`) answer 400 `invalid_request` naming the field wherever a currency is stored (a filter such as `GET /v1/price-lists?currency=ZZZ` matches nothing).
          * @example USD
          */
         CurrencyCode: string;

@@ -1,6 +1,6 @@
 import type { Middleware } from 'koa';
 import type { AppDeps } from '../../app-deps.js';
-import { CONNECT_TIMEOUT_MS, isTransactionConflict } from '../../db/availability.js';
+import { CONNECT_TIMEOUT_MS, isSerializationFailure } from '../../db/availability.js';
 import type { Database } from '../../db/client.js';
 import { asDatabase } from '../../db/nested-transaction.js';
 import { Prisma } from '../../generated/prisma/client.js';
@@ -97,7 +97,7 @@ export function ifMatch(read: CurrentReader, deps: AppDeps): Middleware<RequestS
         await next();
       }, CONDITIONAL_TRANSACTION);
     } catch (error) {
-      throw isTransactionConflict(error) ? preconditionFailed() : error;
+      throw isSerializationFailure(error) ? preconditionFailed() : error;
     } finally {
       ctx.state.db = undefined;
       ctx.state.service = service;

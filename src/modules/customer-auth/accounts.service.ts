@@ -73,8 +73,11 @@ export async function login(
     // (and ended every session) makes this login fail, instead of a session of the old password outliving it.
     await lockRows(tx, 'customers', { projectId: ctx.project.id, ids: [customer.id] });
     const current = await tx.customer.findUnique({ where: { id: customer.id } });
-    if (!current || current.deletedAt || current.passwordHash !== customer.passwordHash) return null;
-    if (passwordHash) await tx.customer.update({ where: { id: customer.id }, data: { passwordHash } });
+    if (!current || current.deletedAt) return null;
+    // Another hash: a change or reset (the password no longer matches), or a concurrent login's rehash (it does).
+    const unchanged = current.passwordHash === customer.passwordHash;
+    if (!unchanged && !(await verifyPassword(current.passwordHash, input.password))) return null;
+    if (passwordHash && unchanged) await tx.customer.update({ where: { id: customer.id }, data: { passwordHash } });
     return startSession(tx, ctx, customer.id, issuer);
   });
   if (!tokens) throw new AppError('unauthorized', INVALID_LOGIN);

@@ -110,8 +110,8 @@ export async function createLocation(ctx: Ctx, input: LocationCreate): Promise<L
 /** Applies the fields sent; the default location cannot be deactivated. Records location.updated with changes. */
 export async function updateLocation(ctx: Ctx, id: string, input: LocationUpdate): Promise<Location> {
   return writeTx(ctx, HANDLE_TAKEN, async (tx) => {
-    // Deactivating locks the project's locations as set-default does, so it sees a default set meanwhile.
-    if (input.is_active === false) await lockRows(tx, 'locations', { projectId: ctx.project.id });
+    // Deactivating locks the location, which set-default locks too, so it sees a default set meanwhile.
+    if (input.is_active === false) await lockRows(tx, 'locations', { projectId: ctx.project.id, ids: [id] });
     const before = await findLocation(ctx, tx, id);
     if (before.isDefault && input.is_active === false) {
       throw invalid(
@@ -158,6 +158,13 @@ export async function deleteLocation(ctx: Ctx, id: string): Promise<void> {
     // Any level not at zero is inventory, even when a negative one (sold beyond stock) cancels it out in the sum.
     if ((await tx.inventoryLevel.count({ where: { locationId: id, available: { not: 0 } } })) > 0) {
       throw invalid('This location still holds inventory. Transfer inventory before deleting this location.');
+    }
+    // Units held there for sent drafts and checkouts (a `continue` variant may hold them without a level) move only
+    // with a transfer.
+    if ((await tx.inventoryReservation.count({ where: { projectId: ctx.project.id, locationId: id } })) > 0) {
+      throw invalid(
+        'This location still holds units reserved for draft orders or checkouts. Transfer inventory before deleting this location.',
+      );
     }
     await tx.inventoryLevel.deleteMany({ where: { locationId: id } });
     await tx.location.update({

@@ -21,11 +21,6 @@ export async function transferInventory(ctx: Ctx, sourceId: string, destinationI
     });
   }
   return writeTx(ctx, {}, async (tx) => {
-    // Held until the levels have moved, so a concurrent delete of either location cannot leave units there.
-    await keepRows(tx, 'locations', { projectId, ids: [sourceId, destinationId] });
-    await stockLocation(ctx, tx, sourceId, 'id');
-    await stockLocation(ctx, tx, destinationId, 'destination_location_id', 'Destination location not found.');
-
     // The units held there move too: their checkouts and drafts are locked first, then the variants, the order their
     // own writers take them in (a completion releases its hold, then deducts under the variants' locks).
     const holders = await tx.inventoryReservation.findMany({
@@ -41,6 +36,11 @@ export async function transferInventory(ctx: Ctx, sourceId: string, destinationI
     // Units held where the variant has no level (a `continue` variant promised beyond stock) move too.
     const variantIds = [...new Set([...levels.map((l) => l.variantId), ...holders.map((h) => h.variantId)])];
     await lockVariants(tx, projectId, variantIds);
+    // Then the locations, as every other stock writer takes them after the variants; held until the levels have
+    // moved, so a concurrent delete of either location cannot leave units there.
+    await keepRows(tx, 'locations', { projectId, ids: [sourceId, destinationId] });
+    await stockLocation(ctx, tx, sourceId, 'id');
+    await stockLocation(ctx, tx, destinationId, 'destination_location_id', 'Destination location not found.');
     const before = await tx.variant.findMany({ where: { id: { in: variantIds } } });
     // The levels read above move (their variants are locked); each gets one adjustment out and one in.
     const outIds = variantIds.map(() => newId('iadj_'));

@@ -137,6 +137,35 @@ describe('inventory levels', () => {
     expect(atSource.data!.data).toMatchObject({ on_hand: 0, reserved: 0, available: 0 });
   });
 
+  test('a location holding units for a sent draft, without a level there, is not deleted until they are transferred', async () => {
+    const project = await createProject(store.app);
+    const client = store.app.client(project.keys.secret_test.token);
+    const source = project.project.default_location_id;
+    const product = await createProduct(client, {
+      variants: [{ title: 'Backorder', price: 100, inventory_policy: 'continue' }],
+    });
+    const draft = await createDraftOrder(client, { currency: 'USD', customer_email: 'buyer@example.com' });
+    await addItems(client, draft.id, [{ variant_id: product.variants[0].id, quantity: 3 }]);
+    expect((await client.POST('/v1/draft-orders/{id}/send', byId(draft.id))).response.status).toBe(200);
+    const destination = await addLocation({ name: 'Next Home' }, client);
+    await client.POST('/v1/locations/{id}/default', { params: { path: { id: destination.id } } });
+    const held = () => store.app.deps.db.inventoryReservation.findMany({ where: { draftOrderId: draft.id } });
+
+    const refused = await client.DELETE('/v1/locations/{id}', { params: { path: { id: source } } });
+    expect(refused.response.status).toBe(400);
+    expect(refused.error!.error.message).toBe(
+      'This location still holds units reserved for draft orders or checkouts. Transfer inventory before deleting this location.',
+    );
+    expect((await held()).map((r) => r.locationId)).toEqual([source]);
+
+    await client.POST('/v1/locations/{id}/transfer', {
+      params: { path: { id: source } },
+      body: { destination_location_id: destination.id },
+    });
+    expect((await client.DELETE('/v1/locations/{id}', { params: { path: { id: source } } })).response.status).toBe(204);
+    expect((await held()).map((r) => r.locationId)).toEqual([destination.id]);
+  });
+
   test('a level that would take the variant total past the int32 maximum is 400 on available, not a 500; nothing changes', async () => {
     const project = await createProject(store.app);
     const client = store.app.client(project.keys.secret_test.token);

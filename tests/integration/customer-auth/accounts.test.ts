@@ -202,6 +202,40 @@ describe('loginCustomer', () => {
     expect(response.status).toBe(200);
   });
 
+  test('a login whose hash another login rehashed meanwhile (same password) still signs in', async () => {
+    const registered = await registerCustomer(shop, { email: 'race-rehash@example.com' });
+    const rehashed = await hashPassword(GOOD_PASSWORD);
+    const other = new pg.Client({ connectionString: sessionUrlOf(app) });
+    await other.connect();
+    try {
+      // A concurrent login holds the customer's row and brings the hash up to today's parameters: a new hash of the
+      // same password, not a change of it.
+      await other.query('BEGIN');
+      await other.query('SELECT id FROM customers WHERE id = $1 FOR UPDATE', [registered.customer.id]);
+      const login = shop.POST('/v1/auth/login', {
+        body: { email: 'race-rehash@example.com', password: GOOD_PASSWORD },
+      });
+      const waiting = await eventually(
+        async () =>
+          (
+            await other.query(
+              `SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()`,
+            )
+          ).rowCount === 1,
+        { timeoutMs: 10_000 },
+      );
+      expect(waiting).toBe(true);
+      await other.query('UPDATE customers SET password_hash = $2 WHERE id = $1', [registered.customer.id, rehashed]);
+      await other.query('COMMIT');
+      const { response } = await login;
+      expect(response.status).toBe(200);
+    } finally {
+      await other.end();
+    }
+    const stored = await app.deps.db.customer.findUniqueOrThrow({ where: { id: registered.customer.id } });
+    expect(stored.passwordHash).toBe(rehashed); // the other login's hash stays
+  });
+
   test('a deleted customer cannot sign in', async () => {
     const session = await registerCustomer(shop, { email: 'deleted@example.com' });
     await app

@@ -209,7 +209,11 @@ describe('input and keys', () => {
       body: { country: 'US', subtotal: 100, currency: 'QQQ' },
     });
     expect(currency.error).toEqual({
-      error: { code: 'invalid_request', field: 'currency', message: 'currency QQQ is not an ISO 4217 currency code; use one such as EUR or USD.' },
+      error: {
+        code: 'invalid_request',
+        field: 'currency',
+        message: 'currency QQQ is not an ISO 4217 currency code; use one such as EUR or USD.',
+      },
     });
   });
 

@@ -71,7 +71,11 @@ describe('createShippingRate', () => {
     const unknown = await postRate(zone.id, buildRate({ currency: 'ABC' }));
     expect(unknown.response.status).toBe(400);
     expect(unknown.error).toEqual({
-      error: { code: 'invalid_request', field: 'currency', message: 'currency ABC is not an ISO 4217 currency code; use one such as EUR or USD.' },
+      error: {
+        code: 'invalid_request',
+        field: 'currency',
+        message: 'currency ABC is not an ISO 4217 currency code; use one such as EUR or USD.',
+      },
     });
     const lower = await postRate(zone.id, buildRate({ currency: 'usd' }));
     expect(lower.error!.error).toMatchObject({ code: 'invalid_request', field: 'currency' });

@@ -105,7 +105,8 @@ describe('webhook fan-out with the cached event types', () => {
       });
       for (let waited = 0; ; waited += 20) {
         const [{ waiting }] = await a.deps.db.$queryRaw<Array<{ waiting: number }>>`
-          SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%customers%'`;
+          SELECT count(*)::int AS waiting FROM pg_stat_activity
+          WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%customers%'`;
         if (waiting > 0) break;
         if (waited > 10_000) throw new Error('the conditional PATCH never waited for the row lock');
         await new Promise((resolve) => setTimeout(resolve, 20));
