@@ -1,6 +1,6 @@
 import type { components } from '../../generated/openapi.js';
 import type { Prisma } from '../../generated/prisma/client.js';
-import { escapeLike } from '../../shared/escape-like.js';
+import { equalsIgnoringCase } from '../../shared/escape-like.js';
 import { foldCase } from '../../shared/fold-case.js';
 
 /**
@@ -58,8 +58,6 @@ type FieldDefinition = TextField | NumericField | DateField;
 
 // As PostgreSQL's lower() (which tags_normalized and ILIKE use) folds, so both sides agree (see foldCase).
 const fold = foldCase;
-// Prisma's insensitive equals is an ILIKE: escaped, it is a case-insensitive equality.
-const sameText = (value: string) => ({ equals: escapeLike(value), mode: 'insensitive' as const });
 const asIs = (value: string) => value;
 
 const FIELDS: Record<ConditionField, FieldDefinition> = {
@@ -86,7 +84,7 @@ const FIELDS: Record<ConditionField, FieldDefinition> = {
     kind: 'text',
     maxLength: 255,
     normalize: asIs,
-    has: (v) => ({ AND: [{ company: { not: null } }, { company: sameText(v) }] }),
+    has: (v) => ({ AND: [{ company: { not: null } }, { company: equalsIgnoringCase(v) }] }),
     valuesOf: (c) => (c.company === null ? [] : [c.company]),
     key: fold,
   },
@@ -94,7 +92,7 @@ const FIELDS: Record<ConditionField, FieldDefinition> = {
     kind: 'text',
     maxLength: 100,
     normalize: asIs,
-    has: (v) => ({ addresses: { some: { city: sameText(v) } } }),
+    has: (v) => ({ addresses: { some: { city: equalsIgnoringCase(v) } } }),
     valuesOf: (c) => c.addresses.map((a) => a.city),
     key: fold,
   },

@@ -1,5 +1,5 @@
 import type { Prisma } from '../../generated/prisma/client.js';
-import { escapeLike } from '../../shared/escape-like.js';
+import { equalsIgnoringCase, escapeLike } from '../../shared/escape-like.js';
 import { foldCase } from '../../shared/fold-case.js';
 
 /** The words of a search, lowercased as the database folds case (foldCase) and without repeats; each must be found in a customer. */
@@ -15,9 +15,6 @@ export function searchWhere(search: string): Prisma.CustomerWhereInput[] {
   });
 }
 
-// Prisma's insensitive equals is an ILIKE: escaped, it is a case-insensitive equality.
-const sameText = (value: string) => ({ equals: escapeLike(value), mode: 'insensitive' as const });
-
 /**
  * The relevance tiers of a search, best first: exact email; exact first name, last name or full name
  * ("first last", split at any space); a field starting with the first word; anything else that matched.
@@ -26,13 +23,13 @@ const sameText = (value: string) => ({ equals: escapeLike(value), mode: 'insensi
 export function relevanceTiers(search: string): Prisma.CustomerWhereInput[] {
   const whole = foldCase(search.trim());
   const fullNames = [...whole.matchAll(/ /g)].map(({ index }) => ({
-    firstName: sameText(whole.slice(0, index)),
-    lastName: sameText(whole.slice(index + 1)),
+    firstName: equalsIgnoringCase(whole.slice(0, index)),
+    lastName: equalsIgnoringCase(whole.slice(index + 1)),
   }));
   const prefix = { startsWith: escapeLike(searchWords(search)[0] ?? ''), mode: 'insensitive' as const };
   return [
     { emailNormalized: whole },
-    { OR: [{ firstName: sameText(whole) }, { lastName: sameText(whole) }, ...fullNames] },
+    { OR: [{ firstName: equalsIgnoringCase(whole) }, { lastName: equalsIgnoringCase(whole) }, ...fullNames] },
     { OR: [{ firstName: prefix }, { lastName: prefix }, { emailNormalized: prefix }] },
     {},
   ];

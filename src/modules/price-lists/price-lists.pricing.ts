@@ -1,6 +1,6 @@
 import type { Database, Tx } from '../../db/client.js';
 import type { Ctx } from '../../shared/context.js';
-import { escapeLike } from '../../shared/escape-like.js';
+import { equalsIgnoringCase } from '../../shared/escape-like.js';
 import type { CustomerPriceKeys } from '../../shared/table-version-cache.js';
 import { groupPriceKeys } from '../customer-groups/index.js';
 import { listRowsWithPrices } from './price-lists.sql.js';
@@ -37,7 +37,7 @@ async function companyPriceKeys(
 ): Promise<string[]> {
   // An e-mail proves nothing until the customer verified it: anyone can register a contact's address. Prisma's
   // insensitive equals is an ILIKE: escaped, so _ and % in the address match only themselves.
-  const email = { equals: escapeLike(customer.email), mode: 'insensitive' as const };
+  const email = equalsIgnoringCase(customer.email);
   const contactOf = customer.emailVerified
     ? { OR: [{ customerId: customer.id }, { email }] }
     : { customerId: customer.id };

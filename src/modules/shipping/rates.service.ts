@@ -5,7 +5,7 @@ import type { Ctx } from '../../shared/context.js';
 import { newId } from '../../shared/ids.js';
 import { checkCurrencyCode } from '../../shared/iso-codes.js';
 import { findOwned } from '../../shared/owned.js';
-import { lockRows, writeTx } from '../../shared/write.js';
+import { keepRows, lockRows, writeTx } from '../../shared/write.js';
 import { changedFields, recordEvent, type FieldChanges } from '../store-events/index.js';
 import { checkBounds, type RateBounds } from './rate-bounds.js';
 import { toRateResource, type RateResource } from './shipping.mappers.js';
@@ -83,8 +83,8 @@ async function recordZoneChange(
 export async function createRate(ctx: Ctx, zoneId: string, input: RateCreate): Promise<RateResource> {
   checkCurrencyCode(input.currency);
   return writeTx(ctx, {}, async (tx) => {
-    // Locked, so a deletion of the zone under way finishes first and the zone is then 404, not a broken foreign key.
-    await lockRows(tx, 'shipping_zones', { projectId: ctx.project.id, ids: [zoneId] });
+    // Held, so a deletion of the zone under way finishes first and the zone is then 404, not a broken foreign key.
+    await keepRows(tx, 'shipping_zones', { projectId: ctx.project.id, ids: [zoneId] });
     await findZone(ctx, tx, zoneId);
     const draft = {
       min_order_subtotal: input.min_order_subtotal ?? null,
