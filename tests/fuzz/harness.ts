@@ -234,8 +234,10 @@ export async function startFuzzTarget(): Promise<FuzzTarget> {
   customer.token = registered.access_token;
   let renewals = 0;
   // The session ends when a fuzzed request logs out or changes the password; a new one is signed in.
+  // Concurrent requests may find the session ended at once: each takes its own number, so two renewals that both
+  // register never ask for the same e-mail.
   const renewCustomerSession = async () => {
-    renewals += 1;
+    const renewal = (renewals += 1);
     try {
       customer.token = (
         await api(
@@ -248,7 +250,7 @@ export async function startFuzzTarget(): Promise<FuzzTarget> {
         )
       ).data.access_token;
     } catch {
-      customer.email = `fuzz-customer-${renewals}@example.com`;
+      customer.email = `fuzz-customer-${renewal}@example.com`;
       const again = (
         await api(
           app,
