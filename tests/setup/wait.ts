@@ -12,3 +12,21 @@ export async function eventually(
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
 }
+
+/** What runs SQL for lockWaits: a node-postgres client or a Prisma client (the app's `deps.db`). */
+type SqlRunner =
+  | { query(text: string, values?: unknown[]): Promise<{ rows: unknown[] }> }
+  | { $queryRawUnsafe<T = unknown>(query: string, ...values: unknown[]): Promise<T> };
+
+/**
+ * How many other sessions of the current database wait for a lock, counting only those whose statement matches one
+ * of `patterns` (ILIKE) when any are given: for a test that holds a row and waits until a request queues behind it.
+ */
+export async function lockWaits(on: SqlRunner, ...patterns: string[]): Promise<number> {
+  const matching = patterns.length ? ` AND (${patterns.map((_, i) => `query ILIKE $${i + 1}`).join(' OR ')})` : '';
+  const sql = `SELECT count(*)::int AS n FROM pg_stat_activity
+    WHERE datname = current_database() AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()${matching}`;
+  const rows =
+    'query' in on ? (await on.query(sql, patterns)).rows : await on.$queryRawUnsafe<unknown[]>(sql, ...patterns);
+  return (rows as Array<{ n: number }>)[0].n;
+}

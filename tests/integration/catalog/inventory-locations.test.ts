@@ -7,7 +7,7 @@ import { createOrderedPurchaseOrder } from '../../factories/purchase-order.facto
 import { byId } from '../../setup/requests.js';
 import { keyCtx } from '../../setup/ctx.js';
 import { useStore } from '../../setup/store.js';
-import { eventually } from '../../setup/wait.js';
+import { eventually, lockWaits } from '../../setup/wait.js';
 import { setInventoryLevels } from '../../../src/modules/inventory/index.js';
 
 type LocationCreate = components['schemas']['LocationCreate'];
@@ -328,12 +328,7 @@ describe('locations', () => {
     const client = store.app.client(project.keys.secret_test.token);
     const target = await addLocation({ name: 'Contested' }, client);
     const db = store.app.deps.db;
-    const waiting = async (count: number) => {
-      const [{ n }] = await db.$queryRaw<Array<{ n: number }>>`
-        SELECT count(*)::int AS n FROM pg_stat_activity
-        WHERE datname = current_database() AND wait_event_type = 'Lock' AND query ILIKE '%locations%'`;
-      return n === count;
-    };
+    const waiting = async (count: number) => (await lockWaits(db, '%locations%')) === count;
     // A third transaction holds the target's row until set-default, then the PATCH (which read it first), wait for it.
     let holding!: () => void;
     let release!: () => void;
@@ -370,12 +365,7 @@ describe('locations', () => {
     const doomed = await addLocation({ name: 'Closing Down' }, client);
     const variantId = (await createProduct(client)).variants[0].id;
     const db = store.app.deps.db;
-    const waiting = async (count: number) => {
-      const [{ n }] = await db.$queryRaw<Array<{ n: number }>>`
-        SELECT count(*)::int AS n FROM pg_stat_activity
-        WHERE datname = current_database() AND wait_event_type = 'Lock' AND (query ILIKE '%locations%' OR query ILIKE '%inventory_levels%')`;
-      return n === count;
-    };
+    const waiting = async (count: number) => (await lockWaits(db, '%locations%', '%inventory_levels%')) === count;
     // A third transaction holds the location's row until the delete, then the level write (which found the location
     // active first), wait for it.
     let holding!: () => void;
@@ -412,13 +402,7 @@ describe('locations', () => {
     const variantId = (await createProduct(client)).variants[0].id;
     expect((await setLevel(variantId, source.id, 5, client)).response.status).toBe(200);
     const db = store.app.deps.db;
-    const waiting = async (count: number) => {
-      const [{ n }] = await db.$queryRaw<Array<{ n: number }>>`
-        SELECT count(*)::int AS n FROM pg_stat_activity
-        WHERE datname = current_database() AND wait_event_type = 'Lock'
-          AND (query ILIKE '%locations%' OR query ILIKE '%inventory_levels%')`;
-      return n === count;
-    };
+    const waiting = async (count: number) => (await lockWaits(db, '%locations%', '%inventory_levels%')) === count;
     // A third transaction holds the destination's row until the delete, then the transfer, wait for it.
     let holding!: () => void;
     let release!: () => void;
@@ -457,13 +441,7 @@ describe('locations', () => {
     const variantId = (await createProduct(client)).variants[0].id;
     const order = await createOrderedPurchaseOrder(client, doomed.id, [[variantId, 4]]);
     const db = store.app.deps.db;
-    const waiting = async (count: number) => {
-      const [{ n }] = await db.$queryRaw<Array<{ n: number }>>`
-        SELECT count(*)::int AS n FROM pg_stat_activity
-        WHERE datname = current_database() AND wait_event_type = 'Lock'
-          AND (query ILIKE '%locations%' OR query ILIKE '%inventory_levels%')`;
-      return n === count;
-    };
+    const waiting = async (count: number) => (await lockWaits(db, '%locations%', '%inventory_levels%')) === count;
     // A third transaction holds the location's row until the delete, then the receipt, wait for it.
     let holding!: () => void;
     let release!: () => void;

@@ -16,7 +16,7 @@ import { createProject } from '../../factories/project.factory.js';
 import { json } from '../../setup/http.js';
 import { useStore } from '../../setup/store.js';
 import { sessionUrlOf } from '../../setup/test-app.js';
-import { eventually } from '../../setup/wait.js';
+import { eventually, lockWaits } from '../../setup/wait.js';
 
 const store = useStore({ project: { domain: 'shop.example.com', domain_verified: true } });
 const { app } = store;
@@ -169,15 +169,7 @@ describe('loginCustomer', () => {
       await other.query('BEGIN');
       await other.query('SELECT id FROM customers WHERE id = $1 FOR UPDATE', [registered.customer.id]);
       const login = shop.POST('/v1/auth/login', { body: { email: 'race-reset@example.com', password: GOOD_PASSWORD } });
-      const waiting = await eventually(
-        async () =>
-          (
-            await other.query(
-              `SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()`,
-            )
-          ).rowCount === 1,
-        { timeoutMs: 10_000 },
-      );
+      const waiting = await eventually(async () => (await lockWaits(other)) === 1, { timeoutMs: 10_000 });
       expect(waiting).toBe(true);
       // The reset commits: the new password, every session ended.
       await other.query('UPDATE customers SET password_hash = $2 WHERE id = $1', [registered.customer.id, newHash]);
@@ -215,15 +207,7 @@ describe('loginCustomer', () => {
       const login = shop.POST('/v1/auth/login', {
         body: { email: 'race-rehash@example.com', password: GOOD_PASSWORD },
       });
-      const waiting = await eventually(
-        async () =>
-          (
-            await other.query(
-              `SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()`,
-            )
-          ).rowCount === 1,
-        { timeoutMs: 10_000 },
-      );
+      const waiting = await eventually(async () => (await lockWaits(other)) === 1, { timeoutMs: 10_000 });
       expect(waiting).toBe(true);
       await other.query('UPDATE customers SET password_hash = $2 WHERE id = $1', [registered.customer.id, rehashed]);
       await other.query('COMMIT');

@@ -10,7 +10,7 @@ import { deriveIdOperations, exampleBodyOf, type IdOperation } from '../isolatio
 import { populate, SHARED_SLUG, type Tenant } from '../isolation/populate.js';
 import { diff, snapshot, type Snapshot } from '../isolation/snapshot.js';
 import { useApp } from '../../setup/store.js';
-import { eventually } from '../../setup/wait.js';
+import { eventually, lockWaits } from '../../setup/wait.js';
 import { TEST_PLATFORM_TOKEN } from '../../setup/test-app.js';
 
 type Json = any;
@@ -277,12 +277,7 @@ describe('If-Match forms and entity tags on a customer', () => {
     const costs = await otherShippingCosts(path, 2);
     const db = app.deps.db;
     // Both PATCHes have read the draft and are waiting for its row lock.
-    const bothWaiting = async () => {
-      const [{ waiting }] = await db.$queryRaw<Array<{ waiting: number }>>`
-        SELECT count(*)::int AS waiting FROM pg_stat_activity
-        WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%FROM draft_orders%FOR UPDATE%'`;
-      return waiting === 2;
-    };
+    const bothWaiting = async () => (await lockWaits(db, '%FROM draft_orders%FOR UPDATE%')) === 2;
     // A third transaction holds the draft's row lock (changing nothing) until both PATCHes wait for it.
     let holding!: () => void;
     let release!: () => void;

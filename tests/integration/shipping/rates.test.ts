@@ -6,7 +6,7 @@ import { json } from '../../setup/http.js';
 import { useStore } from '../../setup/store.js';
 import { byId } from '../../setup/requests.js';
 import { sessionUrlOf } from '../../setup/test-app.js';
-import { eventually } from '../../setup/wait.js';
+import { eventually, lockWaits } from '../../setup/wait.js';
 
 const store = useStore();
 const zoneEvents = async (zoneId: string) =>
@@ -146,15 +146,7 @@ describe('createShippingRate', () => {
       await other.query('BEGIN');
       await other.query('DELETE FROM shipping_zones WHERE id = $1', [zone.id]);
       const answer = postRate(zone.id, buildRate());
-      const waiting = await eventually(
-        async () =>
-          (
-            await other.query(
-              `SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()`,
-            )
-          ).rowCount === 1,
-        { timeoutMs: 10_000 },
-      );
+      const waiting = await eventually(async () => (await lockWaits(other)) === 1, { timeoutMs: 10_000 });
       expect(waiting).toBe(true);
       await other.query('COMMIT');
       const { error, response } = await answer;

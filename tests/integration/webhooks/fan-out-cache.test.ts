@@ -5,6 +5,7 @@ import type { CreatedProject } from '../../factories/project.factory.js';
 import { createWebhook, listDeliveries } from '../../factories/webhook.factory.js';
 import type { TestApp } from '../../setup/test-app.js';
 import { startTwoProcesses, withTableNotificationsHeld } from '../../setup/two-processes.js';
+import { lockWaits } from '../../setup/wait.js';
 
 // Fan-out skips the subscription query while the project's cached event types say nobody listens; these
 // tests prove the cache never drops an event it should deliver.
@@ -104,10 +105,7 @@ describe('webhook fan-out with the cached event types', () => {
         body: JSON.stringify({ first_name: 'Snapshot' }),
       });
       for (let waited = 0; ; waited += 20) {
-        const [{ waiting }] = await a.deps.db.$queryRaw<Array<{ waiting: number }>>`
-          SELECT count(*)::int AS waiting FROM pg_stat_activity
-          WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%customers%'`;
-        if (waiting > 0) break;
+        if ((await lockWaits(a.deps.db, '%customers%')) > 0) break;
         if (waited > 10_000) throw new Error('the conditional PATCH never waited for the row lock');
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
