@@ -78,11 +78,8 @@ WITH "page" AS MATERIALIZED (SELECT "${table}".*${children.pageColumns ? `, ${ch
 -- src/shared/sql-list.ts: sqlList > fetch (5)
 SELECT ${selected} ${text};
 
--- src/shared/write.ts: keepRows
-SELECT id FROM ${from} WHERE project_id = ${rows.projectId} AND id = ANY(${[...new Set(rows.ids)].sort()}) ORDER BY id FOR KEY SHARE;
+-- src/shared/write.ts: lockIds
+SELECT id FROM ${Prisma.raw(table)} WHERE project_id = ${rows.projectId} AND id = ANY(${ids}) ORDER BY id ${Prisma.raw(strength)};
 
 -- src/shared/write.ts: lockRows
-SELECT id FROM ${from} WHERE project_id = ${rows.projectId} AND id = ANY(${[...new Set(rows.ids)].sort()}) ORDER BY id FOR UPDATE;
-
--- src/shared/write.ts: lockRows (2)
-SELECT id FROM ${from} WHERE project_id = ${rows.projectId} AND deleted_at IS NULL ORDER BY id FOR UPDATE;
+SELECT id FROM ${Prisma.raw(table)} WHERE project_id = ${rows.projectId} AND deleted_at IS NULL ORDER BY id FOR UPDATE;

@@ -80,9 +80,19 @@ export async function keepRows(
   table: LockableTable,
   rows: { projectId: string; ids: string[] },
 ): Promise<void> {
+  await lockIds(tx, table, rows, 'FOR KEY SHARE');
+}
+
+/** The project's rows of the given ids, locked with `strength` in id order (nothing for no ids). */
+async function lockIds(
+  tx: Tx,
+  table: LockableTable,
+  rows: { projectId: string; ids: string[] },
+  strength: 'FOR UPDATE' | 'FOR KEY SHARE',
+): Promise<void> {
   if (rows.ids.length === 0) return;
-  const from = Prisma.raw(table);
-  await tx.$queryRaw`SELECT id FROM ${from} WHERE project_id = ${rows.projectId} AND id = ANY(${[...new Set(rows.ids)].sort()}) ORDER BY id FOR KEY SHARE`;
+  const ids = [...new Set(rows.ids)].sort();
+  await tx.$queryRaw`SELECT id FROM ${Prisma.raw(table)} WHERE project_id = ${rows.projectId} AND id = ANY(${ids}) ORDER BY id ${Prisma.raw(strength)}`;
 }
 
 /**
@@ -97,11 +107,6 @@ export async function lockRows(
   table: LockableTable,
   rows: { projectId: string; ids?: string[] },
 ): Promise<void> {
-  const from = Prisma.raw(table);
-  if (rows.ids) {
-    if (rows.ids.length === 0) return;
-    await tx.$queryRaw`SELECT id FROM ${from} WHERE project_id = ${rows.projectId} AND id = ANY(${[...new Set(rows.ids)].sort()}) ORDER BY id FOR UPDATE`;
-  } else {
-    await tx.$queryRaw`SELECT id FROM ${from} WHERE project_id = ${rows.projectId} AND deleted_at IS NULL ORDER BY id FOR UPDATE`;
-  }
+  if (rows.ids) return lockIds(tx, table, { projectId: rows.projectId, ids: rows.ids }, 'FOR UPDATE');
+  await tx.$queryRaw`SELECT id FROM ${Prisma.raw(table)} WHERE project_id = ${rows.projectId} AND deleted_at IS NULL ORDER BY id FOR UPDATE`;
 }
