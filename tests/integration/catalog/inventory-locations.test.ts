@@ -29,6 +29,31 @@ const location = async (id: string, client = store.api) =>
 const events = async (query: Record<string, string>) =>
   (await store.api.GET('/v1/events', { params: { query: { ...query, order: 'asc' } } })).data!.data;
 
+/**
+ * Holds a location's row (FOR UPDATE) in a transaction of its own, as a third writer would, from when the promise
+ * resolves until `release()` (which waits for that transaction to end): requests that lock the row queue behind it.
+ */
+async function holdLocationRow(id: string): Promise<{ release(): Promise<void> }> {
+  let holding!: () => void;
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (holding = resolve));
+  const released = new Promise<void>((resolve) => (release = resolve));
+  const holder = store.app.deps.db.$transaction(
+    async (tx) => {
+      await tx.$queryRaw`SELECT id FROM locations WHERE id = ${id} FOR UPDATE`;
+      holding();
+      await released;
+    },
+    { timeout: 20_000 },
+  );
+  await held;
+  return {
+    async release() {
+      release();
+      await holder;
+    },
+  };
+}
 describe('inventory levels', () => {
   test('a product with two variants stocked at two locations shows the right totals; transfer moves rows and keeps totals; the emptied location can be deleted', async () => {
     const product = await createProduct(store.api, {
@@ -330,19 +355,7 @@ describe('locations', () => {
     const db = store.app.deps.db;
     const waiting = async (count: number) => (await lockWaits(db, '%locations%')) === count;
     // A third transaction holds the target's row until set-default, then the PATCH (which read it first), wait for it.
-    let holding!: () => void;
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (holding = resolve));
-    const released = new Promise<void>((resolve) => (release = resolve));
-    const holder = db.$transaction(
-      async (tx) => {
-        await tx.$queryRaw`SELECT id FROM locations WHERE id = ${target.id} FOR UPDATE`;
-        holding();
-        await released;
-      },
-      { timeout: 20_000 },
-    );
-    await held;
+    const holder = await holdLocationRow(target.id);
     const makeDefault = client.POST('/v1/locations/{id}/default', { params: { path: { id: target.id } } });
     expect(await eventually(() => waiting(1), { timeoutMs: 10_000 })).toBe(true);
     const deactivate = client.PATCH('/v1/locations/{id}', {
@@ -350,8 +363,7 @@ describe('locations', () => {
       body: { is_active: false },
     });
     expect(await eventually(() => waiting(2), { timeoutMs: 10_000 })).toBe(true);
-    release();
-    await holder;
+    await holder.release();
     const [defaulted, deactivated] = await Promise.all([makeDefault, deactivate]);
     expect(defaulted.response.status).toBe(200);
     expect(deactivated.response.status).toBe(400);
@@ -368,25 +380,12 @@ describe('locations', () => {
     const waiting = async (count: number) => (await lockWaits(db, '%locations%', '%inventory_levels%')) === count;
     // A third transaction holds the location's row until the delete, then the level write (which found the location
     // active first), wait for it.
-    let holding!: () => void;
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (holding = resolve));
-    const released = new Promise<void>((resolve) => (release = resolve));
-    const holder = db.$transaction(
-      async (tx) => {
-        await tx.$queryRaw`SELECT id FROM locations WHERE id = ${doomed.id} FOR UPDATE`;
-        holding();
-        await released;
-      },
-      { timeout: 20_000 },
-    );
-    await held;
+    const holder = await holdLocationRow(doomed.id);
     const deleted = client.DELETE('/v1/locations/{id}', { params: { path: { id: doomed.id } } });
     expect(await eventually(() => waiting(1), { timeoutMs: 10_000 })).toBe(true);
     const stocked = setLevel(variantId, doomed.id, 7, client);
     expect(await eventually(() => waiting(2), { timeoutMs: 10_000 })).toBe(true);
-    release();
-    await holder;
+    await holder.release();
     const [deleteAnswer, levelAnswer] = await Promise.all([deleted, stocked]);
     expect(deleteAnswer.response.status).toBe(204);
     expect(levelAnswer.response.status).toBe(404);
@@ -404,19 +403,7 @@ describe('locations', () => {
     const db = store.app.deps.db;
     const waiting = async (count: number) => (await lockWaits(db, '%locations%', '%inventory_levels%')) === count;
     // A third transaction holds the destination's row until the delete, then the transfer, wait for it.
-    let holding!: () => void;
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (holding = resolve));
-    const released = new Promise<void>((resolve) => (release = resolve));
-    const holder = db.$transaction(
-      async (tx) => {
-        await tx.$queryRaw`SELECT id FROM locations WHERE id = ${doomed.id} FOR UPDATE`;
-        holding();
-        await released;
-      },
-      { timeout: 20_000 },
-    );
-    await held;
+    const holder = await holdLocationRow(doomed.id);
     const deleted = client.DELETE('/v1/locations/{id}', { params: { path: { id: doomed.id } } });
     expect(await eventually(() => waiting(1), { timeoutMs: 10_000 })).toBe(true);
     const moved = client.POST('/v1/locations/{id}/transfer', {
@@ -424,8 +411,7 @@ describe('locations', () => {
       body: { destination_location_id: doomed.id },
     });
     expect(await eventually(() => waiting(2), { timeoutMs: 10_000 })).toBe(true);
-    release();
-    await holder;
+    await holder.release();
     const [deleteAnswer, transferAnswer] = await Promise.all([deleted, moved]);
     expect(deleteAnswer.response.status).toBe(204);
     expect(transferAnswer.response.status).toBe(404);
@@ -443,19 +429,7 @@ describe('locations', () => {
     const db = store.app.deps.db;
     const waiting = async (count: number) => (await lockWaits(db, '%locations%', '%inventory_levels%')) === count;
     // A third transaction holds the location's row until the delete, then the receipt, wait for it.
-    let holding!: () => void;
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (holding = resolve));
-    const released = new Promise<void>((resolve) => (release = resolve));
-    const holder = db.$transaction(
-      async (tx) => {
-        await tx.$queryRaw`SELECT id FROM locations WHERE id = ${doomed.id} FOR UPDATE`;
-        holding();
-        await released;
-      },
-      { timeout: 20_000 },
-    );
-    await held;
+    const holder = await holdLocationRow(doomed.id);
     const deleted = client.DELETE('/v1/locations/{id}', { params: { path: { id: doomed.id } } });
     expect(await eventually(() => waiting(1), { timeoutMs: 10_000 })).toBe(true);
     const received = client.POST('/v1/purchase-orders/{id}/receive', {
@@ -463,8 +437,7 @@ describe('locations', () => {
       body: { lines: [{ line_id: order.lines[0].id, quantity: 4 }] },
     });
     expect(await eventually(() => waiting(2), { timeoutMs: 10_000 })).toBe(true);
-    release();
-    await holder;
+    await holder.release();
     const [deleteAnswer, receiveAnswer] = await Promise.all([deleted, received]);
     expect(deleteAnswer.response.status).toBe(204);
     expect(receiveAnswer.response.status).toBe(200);
